@@ -1,0 +1,168 @@
+# The course's CMake vocabulary. Every lesson, exercise and test is declared with these functions, so
+# names stay predictable: the file lessons/02-max-reduction/05_warp_shuffle.cu becomes the program
+# build/bin/lesson02_05_warp_shuffle, its tests are named "lesson02.05_warp_shuffle: ...", and the
+# runner finds it in build/bin/course_manifest.tsv.
+
+set(COURSE_MANIFEST_LINES "" CACHE INTERNAL "")
+set_property(GLOBAL PROPERTY COURSE_MANIFEST "")
+
+# course_discover_tests(<target> PREFIX <text> LABELS <label>... [WILL_FAIL])
+# Registers every Catch2 test case of <target> as its own CTest test named "<PREFIX><case>", with the
+# labels given. Exit code 77 means "skipped" (a GPU test on a machine without a GPU). WILL_FAIL turns
+# the expectation around: the test passes only if the program fails (used for exercise stubs).
+function(course_discover_tests target)
+  cmake_parse_arguments(T "WILL_FAIL" "PREFIX" "LABELS" ${ARGN})
+  catch_discover_tests(${target} TEST_PREFIX "${T_PREFIX}" TEST_LIST ${target}_TESTS)
+  set(properties "LABELS \"${T_LABELS}\" SKIP_RETURN_CODE 77 TIMEOUT 600")
+  if(T_WILL_FAIL)
+    string(APPEND properties " WILL_FAIL TRUE")
+  endif()
+  # Catch's own PROPERTIES option flattens lists (LABELS a;b), so the properties are set here instead,
+  # on the list of tests that discovery leaves in <target>_TESTS.
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_properties.cmake")
+  file(WRITE "${include_file}"
+    "if(${target}_TESTS)\n"
+    "  set_tests_properties(\${${target}_TESTS} PROPERTIES ${properties})\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+endfunction()
+
+# Appends one line to the manifest the runner reads: lesson, table, target, arguments (tab-separated).
+function(_course_manifest lesson table target args)
+  string(REPLACE ";" " " args "${args}")
+  set_property(GLOBAL APPEND PROPERTY COURSE_MANIFEST "${lesson}\t${table}\t${target}\t${args}")
+endfunction()
+
+# course_add_lesson(<number> <title>)  e.g. course_add_lesson(02 "Max reduction")
+function(course_add_lesson number title)
+  _course_manifest(${number} "lesson" "-" "${title}")
+endfunction()
+
+# course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]
+#                 [TEST_SOURCES ...] [TEST_LABELS ...] [TABLE <title>] [RUN_ARGS ...])
+# Builds one step of a lesson:
+#   lesson<nn>_<NN_name>_kernels  an object library with the step's own code (what the tests link)
+#   lesson<nn>_<NN_name>          the step program (the kernels plus the lesson's shared main)
+#   lesson<nn>_<NN_name>_test     its tests, when TEST_SOURCES are given (labels: lesson<nn> + TEST_LABELS)
+# and lists the program in the runner's ladder for the lesson.
+function(course_add_step)
+  cmake_parse_arguments(S "" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS" ${ARGN})
+  get_filename_component(stem ${S_SOURCE} NAME_WE)
+  set(target lesson${S_LESSON}_${stem})
+  add_library(${target}_kernels OBJECT ${S_SOURCE})
+  target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
+  add_executable(${target} ${S_MAIN})
+  target_link_libraries(${target} PRIVATE ${target}_kernels)
+  _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+  if(COURSE_BUILD_TESTS AND S_TEST_SOURCES)
+    add_executable(${target}_test ${S_TEST_SOURCES})
+    if("gpu" IN_LIST S_TEST_LABELS)
+      set(main course_catch_main_gpu)
+    else()
+      set(main course_catch_main_cpu)
+    endif()
+    target_link_libraries(${target}_test PRIVATE ${target}_kernels ${main})
+    course_discover_tests(${target}_test PREFIX "lesson${S_LESSON}.${stem}: "
+                          LABELS lesson${S_LESSON} ${S_TEST_LABELS})
+  endif()
+endfunction()
+
+# course_add_ladder_run(LESSON <nn> TABLE <title> STEPS <target>... ARGS ...)
+# Asks the runner for one more table: the given step programs run again with extra arguments
+# (for instance the fastest steps at a larger size).
+function(course_add_ladder_run)
+  cmake_parse_arguments(R "" "LESSON;TABLE" "STEPS;ARGS" ${ARGN})
+  foreach(step IN LISTS R_STEPS)
+    _course_manifest(${R_LESSON} "${R_TABLE}" ${step} "${R_ARGS}")
+  endforeach()
+endfunction()
+
+# course_add_report(LESSON <nn> TARGET <target> [ARGS ...])
+# A program of the lesson that prints its own table (a launch-configuration sweep, transfer costs);
+# the runner runs it after the ladder and shows its output as it is.
+function(course_add_report)
+  cmake_parse_arguments(R "" "LESSON;TARGET" "ARGS" ${ARGN})
+  _course_manifest(${R_LESSON} "report" ${R_TARGET} "${R_ARGS}")
+endfunction()
+
+# course_add_exercise(LESSON <nn> NAME <name> SOURCE <file> GRADER <test source> BENCH <bench source>
+#                     [LIBRARIES ...])
+# One exercise: exercises/<lesson>/<file> is the stub a student fills in, solutions/<lesson>/<file> the
+# completed version. Builds
+#   exercise<nn>_<name>_grade / solution<nn>_<name>_grade  the grading test against each
+#   exercise<nn>_<name>_bench / solution<nn>_<name>_bench  a timed run of each, for the performance report
+# Tests: "grading.<nn>.<name>.solution: ..." must pass; with COURSE_CHECK_STUBS,
+# "grading.<nn>.<name>.stub-must-fail: ..." passes only while the stub still fails its grading test.
+function(course_add_exercise)
+  cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;BENCH" "LIBRARIES" ${ARGN})
+  file(GLOB lesson_dir RELATIVE ${PROJECT_SOURCE_DIR}/exercises ${PROJECT_SOURCE_DIR}/exercises/${E_LESSON}-*)
+  foreach(side exercise solution)
+    if(side STREQUAL "exercise")
+      set(source ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
+    else()
+      set(source ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
+    endif()
+    set(base ${side}${E_LESSON}_${E_NAME})
+    add_library(${base}_impl OBJECT ${source})
+    target_link_libraries(${base}_impl PUBLIC ${E_LIBRARIES})
+    add_executable(${base}_bench ${E_BENCH})
+    target_link_libraries(${base}_bench PRIVATE ${base}_impl)
+    if(COURSE_BUILD_TESTS)
+      add_executable(${base}_grade ${E_GRADER})
+      target_link_libraries(${base}_grade PRIVATE ${base}_impl course_catch_main_gpu)
+    endif()
+  endforeach()
+  if(COURSE_BUILD_TESTS)
+    course_discover_tests(solution${E_LESSON}_${E_NAME}_grade PREFIX "grading.${E_LESSON}.${E_NAME}.solution: "
+                          LABELS grading gpu lesson${E_LESSON})
+    if(COURSE_CHECK_STUBS)
+      course_discover_tests(exercise${E_LESSON}_${E_NAME}_grade
+                            PREFIX "grading.${E_LESSON}.${E_NAME}.stub-must-fail: "
+                            LABELS stubcheck gpu lesson${E_LESSON} WILL_FAIL)
+    endif()
+  endif()
+endfunction()
+
+# Writes build/bin/course_manifest.tsv, the runner's list of lessons, steps and reports, in the order
+# they were declared.
+function(course_write_manifest)
+  get_property(lines GLOBAL PROPERTY COURSE_MANIFEST)
+  set(text "# lesson\ttable\ttarget\targuments (written by CMake; read by course_runner)\n")
+  foreach(line IN LISTS lines)
+    string(APPEND text "${line}\n")
+  endforeach()
+  file(WRITE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/course_manifest.tsv "${text}")
+endfunction()
+
+# course_add_usage_tests(LESSON <nn> PROGRAMS <target>...)
+# For each program: bad sizes, unknown options, missing and malformed files must each produce exactly
+# one line on standard error and exit code 2 (cmake/ExpectUsageError.cmake checks both).
+function(course_add_usage_tests)
+  cmake_parse_arguments(U "" "LESSON" "PROGRAMS" ${ARGN})
+  set(cases
+    "zero size|--n 0|is too small"
+    "negative size|--n -5|is not a positive whole number"
+    "size that is not a number|--n lots|is not a positive whole number"
+    "size beyond the format|--n 2^40|is too large"
+    "unknown option|--frobnicate|unknown option --frobnicate"
+    "option without its value|--n|needs a value"
+    "missing input file|--input does-not-exist.bin|cannot open for reading"
+    "input that is not a course file|--input \"${PROJECT_SOURCE_DIR}/README.md\"|not a course binary file"
+    "size and input together|--n 10 --input x.bin|cannot be combined"
+    "negative repetitions|--reps -1|out of range")
+  foreach(program IN LISTS U_PROGRAMS)
+    string(REGEX REPLACE "^lesson[0-9]+_" "" short ${program})
+    foreach(case IN LISTS cases)
+      string(REPLACE "|" ";" parts "${case}")
+      list(GET parts 0 what)
+      list(GET parts 1 arguments)
+      list(GET parts 2 message)
+      separate_arguments(arguments UNIX_COMMAND "${arguments}")
+      string(REPLACE ";" "|" arguments "${arguments}")
+      add_test(NAME "lesson${U_LESSON}.${short}: rejects ${what}"
+               COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGUMENTS=${arguments}"
+                       "-DMESSAGE=${message}" -P ${PROJECT_SOURCE_DIR}/cmake/ExpectUsageError.cmake)
+      set_tests_properties("lesson${U_LESSON}.${short}: rejects ${what}" PROPERTIES LABELS "cpu;lesson${U_LESSON};usage")
+    endforeach()
+  endforeach()
+endfunction()

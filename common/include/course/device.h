@@ -1,0 +1,54 @@
+/// @file device.h
+/// @brief Facts about the GPU, its arithmetic ceiling, and the copy-bandwidth ceiling measured on it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace course {
+
+/// What a step needs to know about the GPU it runs on.
+struct DeviceFacts {
+  int id = 0;                        ///< CUDA device ordinal
+  std::string name;                  ///< e.g. "NVIDIA H100 80GB HBM3"
+  int compute_major = 0;             ///< compute capability, major part
+  int compute_minor = 0;             ///< compute capability, minor part
+  int multiprocessors = 0;           ///< number of SMs
+  int max_threads_per_block = 0;     ///< largest block the device accepts
+  int max_threads_per_sm = 0;        ///< resident threads per SM
+  std::size_t shared_memory_per_block = 0;  ///< default shared-memory limit of one block, bytes
+  std::size_t shared_memory_per_sm = 0;     ///< shared memory of one SM, bytes
+  std::size_t l2_bytes = 0;          ///< L2 cache size
+  std::size_t global_memory_bytes = 0;  ///< total device memory
+  double sm_clock_ghz = 0.0;         ///< peak SM clock
+  double memory_clock_ghz = 0.0;     ///< peak memory clock
+  int memory_bus_bits = 0;           ///< memory bus width
+  bool cooperative_launch = false;   ///< cudaLaunchCooperativeKernel is supported
+
+  /// FP32 lanes per SM for this architecture (128 on Volta and newer except 7.x/8.0's 64).
+  int fp32_lanes_per_sm() const;
+  /// Peak FP32 rate in GFLOP/s, counting a fused multiply-add as two operations.
+  double peak_fp32_gflops() const;
+  /// Peak 32-bit integer instruction rate in G instructions per second (one per lane per clock).
+  double peak_int32_gops() const;
+  /// The datasheet memory bandwidth (clock x bus width x 2 for double data rate), GB/s.
+  double datasheet_bandwidth_gbs() const;
+  /// "9.0" style text of the compute capability.
+  std::string compute_capability() const;
+};
+
+/// True when a CUDA device can be used. Never throws; @p why (if given) receives the reason when not.
+bool cuda_device_available(std::string* why = nullptr);
+
+/// Throws NoDeviceError (with CUDA's reason) unless a CUDA device can be used.
+void require_cuda_device();
+
+/// Reads the facts of device @p id (the current device by default). Throws NoDeviceError without one.
+DeviceFacts query_device(int id = -1);
+
+/// Measures the device-to-device copy bandwidth once, in GB/s, counting bytes read plus bytes written:
+/// the practical ceiling for a memory-bound kernel. Uses a buffer well beyond the L2 cache, warm-up and
+/// the median of several timed copies.
+double measure_copy_bandwidth_gbs();
+
+}  // namespace course

@@ -1,0 +1,89 @@
+/// @file report.h
+/// @brief One measured step (a Measurement), its text/CSV/JSON forms, and the ladder table that
+/// compares the steps of a lesson: time, rate, share of the ceiling, speed-ups, PASS/FAIL.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "course/cli.h"
+#include "course/timing.h"
+
+namespace course {
+
+/// Everything one run of one step reports. Bytes or operations are those the step must move or do
+/// (counted by the lesson, not measured), so the rate compares steps doing the same job.
+struct Measurement {
+  std::string lesson;        ///< "02"
+  std::string step;          ///< "05"
+  std::string title;         ///< "warp shuffle"
+  std::string kind;          ///< "cpu", "gpu" or "library"
+  std::string size;          ///< problem size, e.g. "n=40960000"
+  std::string device;        ///< the GPU's name, or the CPU's description
+  TimingStats time;          ///< median/min/max over the timed repetitions
+  double bytes = 0;          ///< bytes counted per run (used when rate_unit is "GB/s")
+  double operations = 0;     ///< operations counted per run (used for any other unit)
+  std::string rate_unit;     ///< "GB/s", "GFLOP/s", "Gop/s", ...
+  double ceiling = 0;        ///< the device's ceiling in rate_unit (0 when not known)
+  std::string ceiling_name;  ///< what the ceiling is, e.g. "copy bandwidth"
+  std::string verdict;       ///< "PASS", "FAIL" or "SKIP"
+  std::string detail;        ///< the verification's one-line description, or why it was skipped
+
+  /// Bytes or operations per second, in rate_unit (0 without a time or a count).
+  double rate() const;
+  /// rate() as a percentage of the ceiling (0 when the ceiling is unknown).
+  double percent_of_ceiling() const;
+};
+
+/// The CSV header matching to_csv().
+std::string csv_header();
+/// One CSV row (fields quoted where needed).
+std::string to_csv(const Measurement& m);
+/// Parses a row written by to_csv(). @throws UsageError if it is not one.
+Measurement from_csv(const std::string& line);
+/// One JSON object.
+std::string to_json(const Measurement& m);
+/// Prints @p m in @p format: a short human report, a CSV header and row, or a JSON object.
+void print_measurement(std::ostream& out, const Measurement& m, OutputFormat format);
+
+/// Formats @p value with @p significant significant digits, without exponent for ordinary magnitudes.
+std::string format_significant(double value, int significant = 3);
+/// Formats a whole number with thousands separators: 40960000 -> "40,960,000".
+std::string format_count(unsigned long long value);
+
+/// A plain text table with aligned columns; numbers right-aligned, text left-aligned.
+class TextTable {
+ public:
+  /// @param headers column titles
+  explicit TextTable(std::vector<std::string> headers);
+  /// Adds a row; it must have as many cells as there are headers.
+  void add_row(std::vector<std::string> cells);
+  /// Prints the table with a rule under the header.
+  void print(std::ostream& out) const;
+
+ private:
+  std::vector<std::string> headers_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// One row of a lesson's ladder: a measurement and its speed-ups.
+struct LadderRow {
+  Measurement m;                ///< the step's measurement
+  double speedup_previous = 0;  ///< time of the previous timed step / this time (0: none)
+  double speedup_cpu = 0;       ///< time of the first CPU step / this time (0: none)
+};
+
+/// Computes the speed-ups of a ladder: over the previous step that has a time (skipped and failed
+/// steps are shown but do not serve as a baseline) and over the first CPU step.
+std::vector<LadderRow> make_ladder(const std::vector<Measurement>& steps);
+
+/// Prints a ladder as a table under @p title.
+void print_ladder(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows);
+
+/// Writes a ladder as CSV (the measurement columns plus the two speed-ups).
+void write_ladder_csv(std::ostream& out, const std::vector<LadderRow>& rows);
+/// Writes a ladder as a JSON array of objects.
+void write_ladder_json(std::ostream& out, const std::vector<LadderRow>& rows);
+
+}  // namespace course

@@ -1,0 +1,45 @@
+/// @file timing.h
+/// @brief Timing on the GPU (events) and on the CPU (a steady clock): warm-up, repetitions, statistics.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <vector>
+
+namespace course {
+
+/// Summary of repeated timings, in milliseconds.
+struct TimingStats {
+  double median_ms = 0.0;  ///< the figure reported everywhere
+  double min_ms = 0.0;     ///< fastest repetition
+  double max_ms = 0.0;     ///< slowest repetition
+  int reps = 0;            ///< how many repetitions were timed
+
+  /// Builds the summary from raw samples (milliseconds). An even count takes the mean of the middle two.
+  /// @throws std::invalid_argument when @p samples_ms is empty
+  static TimingStats from_samples(std::vector<double> samples_ms);
+};
+
+/// How to time: untimed warm-up runs first (module loading, caches, clocks), then timed repetitions.
+struct TimingOptions {
+  int warmup = 3;          ///< untimed runs before the timed ones
+  int reps = 20;           ///< timed runs
+  bool flush_l2 = true;    ///< GPU only: overwrite the L2 cache before each run, so small inputs are
+                           ///< read from memory as large ones are (not from a warm cache)
+};
+
+/// Times @p run on the GPU with a pair of events around each repetition in @p stream.
+/// @param run         enqueues the work to time into the stream it is given
+/// @param options     warm-up, repetitions, L2 flushing
+/// @param stream      stream the work goes into
+/// @param before_each untimed preparation enqueued into the same stream before every run (e.g.
+///                    poisoning the output); may be empty
+TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingOptions& options,
+                     cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each = {});
+
+/// Times @p run on the CPU with std::chrono::steady_clock, with the same warm-up and repetitions.
+TimingStats time_cpu(const std::function<void()>& run, const TimingOptions& options,
+                     const std::function<void()>& before_each = {});
+
+}  // namespace course

@@ -1,0 +1,117 @@
+#include "course/device.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "course/buffers.h"
+#include "course/check.h"
+#include "course/errors.h"
+#include "course/timing.h"
+
+namespace course {
+
+bool cuda_device_available(std::string* why) {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    if (why) *why = cudaGetErrorString(status);
+    cudaGetLastError();  // clear the sticky-free error so later checks start clean
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "the CUDA runtime reports no devices";
+    return false;
+  }
+  return true;
+}
+
+void require_cuda_device() {
+  std::string why;
+  if (!cuda_device_available(&why)) throw NoDeviceError(why);
+}
+
+namespace {
+int attribute(cudaDeviceAttr what, int device) {
+  int value = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, what, device));
+  return value;
+}
+}  // namespace
+
+DeviceFacts query_device(int id) {
+  require_cuda_device();
+  if (id < 0) CUDA_CHECK(cudaGetDevice(&id));
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+  DeviceFacts f;
+  f.id = id;
+  f.name = prop.name;
+  f.compute_major = prop.major;
+  f.compute_minor = prop.minor;
+  f.multiprocessors = prop.multiProcessorCount;
+  f.max_threads_per_block = prop.maxThreadsPerBlock;
+  f.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  f.shared_memory_per_block = prop.sharedMemPerBlock;
+  f.shared_memory_per_sm = prop.sharedMemPerMultiprocessor;
+  f.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  f.global_memory_bytes = prop.totalGlobalMem;
+  f.memory_bus_bits = prop.memoryBusWidth;
+  f.cooperative_launch = prop.cooperativeLaunch != 0;
+  f.sm_clock_ghz = attribute(cudaDevAttrClockRate, id) * 1e-6;          // kHz -> GHz
+  f.memory_clock_ghz = attribute(cudaDevAttrMemoryClockRate, id) * 1e-6;
+  return f;
+}
+
+int DeviceFacts::fp32_lanes_per_sm() const {
+  // GP100 (6.0), Volta and Turing (7.x) and A100 (8.0) have 64 FP32 lanes per SM; the other
+  // architectures from Maxwell on, Hopper (9.0) included, have 128.
+  if (compute_major == 7 || (compute_major == 8 && compute_minor == 0) ||
+      (compute_major == 6 && compute_minor == 0))
+    return 64;
+  return 128;
+}
+
+double DeviceFacts::peak_fp32_gflops() const {
+  return 2.0 * fp32_lanes_per_sm() * multiprocessors * sm_clock_ghz;
+}
+
+double DeviceFacts::peak_int32_gops() const {
+  // 64 integer lanes per SM per clock on Volta and newer.
+  return 64.0 * multiprocessors * sm_clock_ghz;
+}
+
+double DeviceFacts::datasheet_bandwidth_gbs() const {
+  return memory_clock_ghz * 2.0 * memory_bus_bits / 8.0;
+}
+
+std::string DeviceFacts::compute_capability() const {
+  return std::to_string(compute_major) + "." + std::to_string(compute_minor);
+}
+
+double measure_copy_bandwidth_gbs() {
+  require_cuda_device();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // 512 MiB per side: far beyond any L2, small enough for any GPU with 4 GiB or more.
+  std::size_t bytes = std::min<std::size_t>(std::size_t(512) << 20, free_bytes / 4);
+  bytes &= ~std::size_t(255);
+  DeviceBuffer<unsigned char> source(bytes, "copy-bandwidth source");
+  DeviceBuffer<unsigned char> target(bytes, "copy-bandwidth target");
+  CUDA_CHECK(cudaMemset(source.data(), 0x5A, bytes));
+  Stream stream;
+  TimingOptions options;
+  options.warmup = 3;
+  options.reps = 15;
+  options.flush_l2 = false;  // the buffers dwarf the L2 already
+  TimingStats t = time_gpu(
+      [&](cudaStream_t s) {
+        CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, s));
+      },
+      options, stream.get());
+  return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e-3) / 1e9;
+}
+
+}  // namespace course

@@ -1,0 +1,32 @@
+#include "course/program.h"
+
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "course/errors.h"
+
+namespace course {
+
+int run_program(const char* program, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return kExitUsage;
+  } catch (const NoDeviceError& e) {
+    std::fprintf(stderr, "%s: skipped: no CUDA device (%s)\n", program, e.what());
+    return kExitSkipped;
+  } catch (const CudaError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return kExitRuntime;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of host memory; choose a smaller size\n", program);
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return kExitRuntime;
+  }
+}
+
+}  // namespace course

@@ -1,0 +1,324 @@
+#include "course/report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+
+#include "course/errors.h"
+
+namespace course {
+
+double Measurement::rate() const {
+  if (time.median_ms <= 0) return 0;
+  double seconds = time.median_ms * 1e-3;
+  double count = rate_unit == "GB/s" ? bytes : operations;
+  return count / seconds / 1e9;
+}
+
+double Measurement::percent_of_ceiling() const { return ceiling > 0 ? 100.0 * rate() / ceiling : 0; }
+
+std::string format_significant(double value, int significant) {
+  if (value == 0) return "0";
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+  int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  int decimals = std::max(0, std::min(9, significant - 1 - magnitude));
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string format_count(unsigned long long value) {
+  std::string digits = std::to_string(value), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+namespace {
+std::string plain(double x) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\u%04x", c);
+          out += esc;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_number(double x) { return std::isfinite(x) ? plain(x) : "null"; }
+
+double to_double(const std::string& s) {
+  if (s.empty()) return 0;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (*end != '\0') throw UsageError("not a number in a measurement row: '" + s + "'");
+  return v;
+}
+
+constexpr const char* kColumns[] = {"lesson", "step", "title", "kind", "size", "device", "median_ms", "min_ms",
+                                    "max_ms", "reps", "bytes", "operations", "rate_unit", "rate", "ceiling",
+                                    "ceiling_name", "percent_of_ceiling", "verdict", "detail"};
+constexpr std::size_t kColumnCount = sizeof kColumns / sizeof kColumns[0];
+
+std::vector<std::string> fields_of(const Measurement& m) {
+  return {m.lesson, m.step, m.title, m.kind, m.size, m.device, plain(m.time.median_ms), plain(m.time.min_ms),
+          plain(m.time.max_ms), std::to_string(m.time.reps), plain(m.bytes), plain(m.operations), m.rate_unit,
+          plain(m.rate()), plain(m.ceiling), m.ceiling_name, plain(m.percent_of_ceiling()), m.verdict, m.detail};
+}
+}  // namespace
+
+std::string csv_header() {
+  std::string out;
+  for (std::size_t i = 0; i < kColumnCount; ++i) out += (i ? "," : "") + std::string(kColumns[i]);
+  return out;
+}
+
+std::string to_csv(const Measurement& m) {
+  std::string out;
+  auto fields = fields_of(m);
+  for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + csv_field(fields[i]);
+  return out;
+}
+
+Measurement from_csv(const std::string& line) {
+  auto f = split_csv(line);
+  if (f.size() != kColumnCount)
+    throw UsageError("a measurement row has " + std::to_string(kColumnCount) + " fields, this one has " +
+                     std::to_string(f.size()));
+  Measurement m;
+  m.lesson = f[0];
+  m.step = f[1];
+  m.title = f[2];
+  m.kind = f[3];
+  m.size = f[4];
+  m.device = f[5];
+  m.time.median_ms = to_double(f[6]);
+  m.time.min_ms = to_double(f[7]);
+  m.time.max_ms = to_double(f[8]);
+  m.time.reps = static_cast<int>(to_double(f[9]));
+  m.bytes = to_double(f[10]);
+  m.operations = to_double(f[11]);
+  m.rate_unit = f[12];
+  m.ceiling = to_double(f[14]);
+  m.ceiling_name = f[15];
+  m.verdict = f[17];
+  m.detail = f[18];
+  return m;
+}
+
+std::string to_json(const Measurement& m) {
+  auto f = fields_of(m);
+  std::string out = "{";
+  for (std::size_t i = 0; i < kColumnCount; ++i) {
+    bool numeric = (i >= 6 && i <= 11) || i == 13 || i == 14 || i == 16;
+    out += (i ? ", " : "") + json_string(kColumns[i]) + ": ";
+    if (!numeric) {
+      out += json_string(f[i]);
+    } else {
+      out += f[i] == "nan" || f[i] == "inf" || f[i] == "-inf" ? "null" : f[i];
+    }
+  }
+  return out + "}";
+}
+
+void print_measurement(std::ostream& out, const Measurement& m, OutputFormat format) {
+  if (format == OutputFormat::Csv) {
+    out << csv_header() << "\n" << to_csv(m) << "\n";
+    return;
+  }
+  if (format == OutputFormat::Json) {
+    out << to_json(m) << "\n";
+    return;
+  }
+  out << "lesson " << m.lesson << ", step " << m.step << ": " << m.title << "  [" << m.kind << ", " << m.device
+      << "]\n";
+  if (m.verdict == "SKIP") {
+    out << "  skipped: " << m.detail << "\n";
+    return;
+  }
+  out << "  size    " << m.size << "\n";
+  out << "  time    " << format_significant(m.time.median_ms, 4) << " ms median (min "
+      << format_significant(m.time.min_ms, 4) << ", max " << format_significant(m.time.max_ms, 4) << "; "
+      << m.time.reps << " timed runs)\n";
+  if (m.rate() > 0) {
+    out << "  rate    " << format_significant(m.rate(), 4) << " " << m.rate_unit;
+    if (m.ceiling > 0)
+      out << " = " << format_significant(m.percent_of_ceiling(), 3) << "% of " << m.ceiling_name << " ("
+          << format_significant(m.ceiling, 4) << " " << m.rate_unit << ")";
+    out << "\n";
+  }
+  out << "  check   " << m.detail << "\n";
+}
+
+TextTable::TextTable(std::vector<std::string> headers) : headers_(std::move(headers)) {}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  if (cells.size() != headers_.size()) throw std::invalid_argument("table row has the wrong number of cells");
+  rows_.push_back(std::move(cells));
+}
+
+namespace {
+bool looks_numeric(const std::string& s) {
+  if (s.empty()) return false;
+  char c = s[0];
+  return std::isdigit(static_cast<unsigned char>(c)) || ((c == '-' || c == '.') && s.size() > 1);
+}
+}  // namespace
+
+void TextTable::print(std::ostream& out) const {
+  std::vector<std::size_t> width(headers_.size());
+  for (std::size_t c = 0; c < headers_.size(); ++c) {
+    width[c] = headers_[c].size();
+    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells, bool header) {
+    std::string text;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      std::string pad(width[c] - cells[c].size(), ' ');
+      bool right = !header && looks_numeric(cells[c]);
+      text += (c ? "  " : "") + (right ? pad + cells[c] : cells[c] + (c + 1 < cells.size() ? pad : ""));
+    }
+    out << text << "\n";
+  };
+  line(headers_, true);
+  std::size_t total = 0;
+  for (std::size_t w : width) total += w;
+  out << std::string(total + 2 * (width.size() - 1), '-') << "\n";
+  for (const auto& row : rows_) line(row, false);
+}
+
+std::vector<LadderRow> make_ladder(const std::vector<Measurement>& steps) {
+  std::vector<LadderRow> rows;
+  double previous = 0, cpu = 0;
+  for (const Measurement& m : steps) {
+    LadderRow r;
+    r.m = m;
+    bool timed = m.verdict == "PASS" && m.time.median_ms > 0;
+    if (timed) {
+      if (previous > 0) r.speedup_previous = previous / m.time.median_ms;
+      if (cpu > 0) r.speedup_cpu = cpu / m.time.median_ms;
+      if (m.kind == "cpu" && cpu == 0) {
+        cpu = m.time.median_ms;
+        r.speedup_cpu = 1.0;
+      }
+      previous = m.time.median_ms;
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+namespace {
+std::string times(double x) { return x > 0 ? format_significant(x, 3) + "x" : "-"; }
+}  // namespace
+
+void print_ladder(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows) {
+  out << title << "\n\n";
+  TextTable table({"step", "technique", "time ms", "min-max ms", "rate", "% of ceiling", "vs previous",
+                   "vs CPU", "check"});
+  for (const LadderRow& r : rows) {
+    const Measurement& m = r.m;
+    bool timed = m.time.median_ms > 0 && m.verdict != "SKIP";
+    std::string rate = timed && m.rate() > 0 ? format_significant(m.rate(), 4) + " " + m.rate_unit : "-";
+    std::string pct = timed && m.ceiling > 0 ? format_significant(m.percent_of_ceiling(), 3) + "%" : "-";
+    table.add_row({m.step, m.title, timed ? format_significant(m.time.median_ms, 4) : "-",
+                   timed ? format_significant(m.time.min_ms, 3) + "-" + format_significant(m.time.max_ms, 3) : "-",
+                   rate, pct, times(r.speedup_previous), times(r.speedup_cpu), m.verdict});
+  }
+  table.print(out);
+  // Say once what the ceiling was and which sizes and device were used.
+  for (const LadderRow& r : rows) {
+    if (r.m.ceiling > 0) {
+      out << "\nceiling: " << r.m.ceiling_name << " " << format_significant(r.m.ceiling, 4) << " " << r.m.rate_unit
+          << "; size " << r.m.size << "; device " << r.m.device << "\n";
+      break;
+    }
+  }
+  std::string skipped_because;
+  for (const LadderRow& r : rows) {
+    if (r.m.verdict == "SKIP") {
+      if (r.m.detail != skipped_because) out << "SKIP: " << r.m.detail << "\n";
+      skipped_because = r.m.detail;
+    } else if (r.m.verdict != "PASS") {
+      out << "step " << r.m.step << ": " << r.m.detail << "\n";
+    }
+  }
+}
+
+void write_ladder_csv(std::ostream& out, const std::vector<LadderRow>& rows) {
+  out << csv_header() << ",speedup_previous,speedup_cpu\n";
+  for (const LadderRow& r : rows)
+    out << to_csv(r.m) << "," << plain(r.speedup_previous) << "," << plain(r.speedup_cpu) << "\n";
+}
+
+void write_ladder_json(std::ostream& out, const std::vector<LadderRow>& rows) {
+  out << "[\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string object = to_json(rows[i].m);
+    object.pop_back();  // reopen the object to add the speed-ups
+    out << "  " << object << ", \"speedup_previous\": " << json_number(rows[i].speedup_previous)
+        << ", \"speedup_cpu\": " << json_number(rows[i].speedup_cpu) << "}" << (i + 1 < rows.size() ? "," : "")
+        << "\n";
+  }
+  out << "]\n";
+}
+
+}  // namespace course

@@ -1,0 +1,97 @@
+#include "course/timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "course/buffers.h"
+#include "course/check.h"
+#include "l2_flush.h"
+
+namespace course {
+
+TimingStats TimingStats::from_samples(std::vector<double> samples_ms) {
+  if (samples_ms.empty()) throw std::invalid_argument("no timing samples");
+  std::sort(samples_ms.begin(), samples_ms.end());
+  TimingStats t;
+  std::size_t n = samples_ms.size();
+  t.reps = static_cast<int>(n);
+  t.min_ms = samples_ms.front();
+  t.max_ms = samples_ms.back();
+  t.median_ms = n % 2 == 1 ? samples_ms[n / 2] : 0.5 * (samples_ms[n / 2 - 1] + samples_ms[n / 2]);
+  return t;
+}
+
+namespace {
+void require_reps(const TimingOptions& options) {
+  if (options.reps < 1) throw std::invalid_argument("at least one timed repetition is needed");
+  if (options.warmup < 0) throw std::invalid_argument("warm-up count cannot be negative");
+}
+
+// A zero-filled buffer twice the L2's size; reading it before a run evicts whatever the previous run
+// left in the cache, without leaving dirty lines behind (see l2_flush.cu).
+class L2Flusher {
+ public:
+  explicit L2Flusher(bool enabled) {
+    if (!enabled) return;
+    int device = 0, l2 = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    if (l2 <= 0) return;
+    buffer_ = DeviceBuffer<unsigned char>(2 * static_cast<std::size_t>(l2), "L2 flush buffer");
+    CUDA_CHECK(cudaMemset(buffer_.data(), 0, buffer_.bytes()));
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  void flush(cudaStream_t stream) {
+    if (buffer_.size() != 0) detail::read_to_evict_l2(buffer_.data(), buffer_.bytes(), stream);
+  }
+
+ private:
+  DeviceBuffer<unsigned char> buffer_;
+};
+}  // namespace
+
+TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingOptions& options,
+                     cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each) {
+  require_reps(options);
+  L2Flusher flusher(options.flush_l2);
+  for (int i = 0; i < options.warmup; ++i) {
+    if (before_each) before_each(stream);
+    run(stream);
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  Event start, stop;
+  std::vector<double> samples;
+  samples.reserve(options.reps);
+  for (int i = 0; i < options.reps; ++i) {
+    if (before_each) before_each(stream);
+    flusher.flush(stream);
+    start.record(stream);
+    run(stream);
+    stop.record(stream);
+    samples.push_back(stop.elapsed_ms_since(start));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return TimingStats::from_samples(samples);
+}
+
+TimingStats time_cpu(const std::function<void()>& run, const TimingOptions& options,
+                     const std::function<void()>& before_each) {
+  require_reps(options);
+  for (int i = 0; i < options.warmup; ++i) {
+    if (before_each) before_each();
+    run();
+  }
+  std::vector<double> samples;
+  samples.reserve(options.reps);
+  for (int i = 0; i < options.reps; ++i) {
+    if (before_each) before_each();
+    auto start = std::chrono::steady_clock::now();
+    run();
+    auto stop = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+  }
+  return TimingStats::from_samples(samples);
+}
+
+}  // namespace course

@@ -1,0 +1,66 @@
+// Grading test of exercise 02-A (argmax). Built twice: against solutions/02-max-reduction/argmax.cu
+// (every case must pass) and against your exercises/02-max-reduction/argmax.cu.
+// Run it with:   ./course grade 02 argmax
+#include <catch2/catch.hpp>
+
+#include <cfloat>
+#include <vector>
+
+#include "argmax.h"
+#include "course/test_sizes.h"
+#include "exercise_support.h"
+
+using exercise02::ArgMax;
+
+namespace {
+
+ArgMax reference(const std::vector<float>& values) {
+  ArgMax best{values[0], 0};
+  for (std::size_t i = 1; i < values.size(); ++i)
+    if (values[i] > best.value) best = ArgMax{values[i], i};
+  return best;
+}
+
+void require_argmax(const std::vector<float>& values) {
+  const ArgMax expected = reference(values);
+  const ArgMax got = exercise02::run_once<ArgMax>(values, exercise02::argmax_scratch_bytes, exercise02::argmax);
+  INFO("n = " << values.size() << ": expected value " << expected.value << " at index " << expected.index
+              << ", got value " << got.value << " at index " << got.index);
+  REQUIRE(got.value == expected.value);
+  REQUIRE(got.index == expected.index);
+}
+
+}  // namespace
+
+TEST_CASE("argmax: awkward sizes and several seeds") {
+  for (std::size_t n : course::awkward_sizes())
+    for (auto seed : course::test_seeds()) require_argmax(course::uniform_floats(n, -1.0f, 1.0f, seed));
+}
+
+TEST_CASE("argmax: the default size") { require_argmax(course::uniform_floats(40960000, -1.0f, 1.0f, 9)); }
+
+TEST_CASE("argmax: a repeated maximum is reported at its first index") {
+  auto values = course::uniform_floats(999983, -1.0f, 1.0f, 4);
+  for (std::size_t i : {std::size_t(777777), std::size_t(5000), std::size_t(999982), std::size_t(123456)})
+    values[i] = 1.5f;
+  require_argmax(values);  // first occurrence: 5000
+}
+
+TEST_CASE("argmax: all values equal gives index 0") {
+  for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(100000)}) require_argmax(std::vector<float>(n, -0.5f));
+}
+
+TEST_CASE("argmax: maximum in the first or the last element") {
+  auto values = course::uniform_floats(1000, -1.0f, 1.0f, 6);
+  values.front() = 2.0f;
+  require_argmax(values);
+  values.front() = 0.0f;
+  values.back() = 2.0f;
+  require_argmax(values);
+}
+
+TEST_CASE("argmax: negative and extreme values") {
+  require_argmax(course::uniform_floats(31, -100.0f, -50.0f, 8));
+  require_argmax(std::vector<float>{-FLT_MAX, -FLT_MAX, -FLT_MAX});
+  require_argmax(std::vector<float>{-1.0f, FLT_MAX, FLT_MAX, 0.0f});
+}

@@ -1,0 +1,23 @@
+// Lesson 02, step 01: CPU, sequential.
+//
+// The baseline every GPU step is measured against: one thread walks the array once and keeps the
+// largest value seen. It reads each float exactly once, as every later step does, so the table's
+// GB/s compare like with like. The loop carries a dependency through `best`, and one core's memory
+// bandwidth (a few tens of GB/s at most) bounds it long before arithmetic does.
+#include <cmath>
+
+#include "max_reduction.h"
+
+namespace {
+
+float max_sequential(const float* values, std::size_t n) {
+  float best = -INFINITY;
+  for (std::size_t i = 0; i < n; ++i)
+    if (values[i] > best) best = values[i];
+  return best;
+}
+
+}  // namespace
+
+const max_reduction::Step max_reduction::kThisStep = {
+    "01", "CPU sequential", "cpu", max_sequential, nullptr, nullptr};

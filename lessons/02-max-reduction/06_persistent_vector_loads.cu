@@ -1,0 +1,50 @@
+// Lesson 02, step 06: register caching with vector loads, in a persistent grid.
+//
+// What changed: the grid no longer has one thread per element. It has just enough blocks to fill
+// every SM once (a "persistent" grid: SMs x resident blocks per SM), and each thread strides through
+// the array keeping its running maximum in a register. The loads are 16 bytes wide (float4), and each
+// loop turn issues four of them before using any (thread_max_vectorized, in max_reduction_device.cuh,
+// shared with step 07). Blocks then reduce with warp shuffles (step 05) and add one atomic each.
+//
+// Why it is faster: the reduction is memory-bound, so what matters is keeping enough bytes in flight
+// to cover memory latency. Four independent 16-byte loads per thread, across every resident thread,
+// put several megabytes in flight; a float4 load is one instruction for four elements; and the grid's
+// ~1000 blocks pay launch and atomic costs once each instead of ~160,000 times. This is the step that
+// runs near the copy bandwidth.
+//
+// What it costs: a second tiny launch to set the result to -infinity before the atomics, and more code
+// for the unaligned head and the tail (n need not be a multiple of 4).
+//
+// Launch: 512 threads per block (or --threads, rounded to whole warps); blocks = SMs x the blocks of
+// that size an SM holds at once (or --blocks). The launch-configuration sweep varies both.
+#include "max_reduction.h"
+#include "max_reduction_device.cuh"
+
+namespace {
+
+using max_reduction::LaunchPlan;
+
+__global__ void persistent_max(const float* values, std::size_t n, float* result) {
+  const float best = max_reduction::block_max(max_reduction::thread_max_vectorized(values, n));
+  if (threadIdx.x == 0) max_reduction::atomic_max_float(result, best);
+}
+
+LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan& requested) {
+  LaunchPlan p;
+  p.threads = max_reduction::whole_warps(requested.threads > 0 ? requested.threads : 512);
+  int resident = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, persistent_max, p.threads, 0));
+  p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors * resident;
+  return p;
+}
+
+void run(const float* values, std::size_t n, float* result, const LaunchPlan& p, void*, cudaStream_t stream) {
+  max_reduction::start_at_lowest(result, stream);
+  persistent_max<<<p.blocks, p.threads, 0, stream>>>(values, n, result);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+const max_reduction::Step max_reduction::kThisStep = {
+    "06", "register caching, vector loads, persistent grid", "gpu", nullptr, plan, run};

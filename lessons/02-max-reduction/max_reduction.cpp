@@ -1,0 +1,159 @@
+// Lesson 02, max reduction: the plumbing every step program shares. It parses the command line, makes
+// or reads the input, computes the reference, runs the step (timed, with the result poisoned before
+// every run), checks the answer exactly (a maximum involves no rounding) and prints the report.
+#include "max_reduction.h"
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+
+#include "course/binary_file.h"
+#include "course/buffers.h"
+#include "course/cli.h"
+#include "course/data.h"
+#include "course/errors.h"
+#include "course/program.h"
+#include "course/report.h"
+#include "course/timing.h"
+#include "course/verify.h"
+
+namespace max_reduction {
+
+float reference_max(const float* values, std::size_t n) { return *std::max_element(values, values + n); }
+
+namespace {
+
+bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
+
+// The input: --input FILE (any shape, taken as a flat array of float32), or n generated floats.
+std::vector<float> load_input(const course::CommandLine& cli, const course::CommonOptions& common) {
+  if (!common.input.empty()) {
+    if (cli.given("n")) throw course::UsageError("--n and --input cannot be combined (the file sets the size)");
+    return course::read_single_array<float>(common.input).values;
+  }
+  return course::uniform_floats(cli.size("n"), -1.0f, 1.0f, common.seed);
+}
+
+course::Measurement describe(const Step& step, std::size_t n) {
+  course::Measurement m;
+  m.lesson = "02";
+  m.step = step.number;
+  m.title = step.title;
+  m.kind = step.kind;
+  m.size = "n=" + std::to_string(n);
+  m.bytes = static_cast<double>(n) * sizeof(float);  // every element read once
+  m.rate_unit = "GB/s";
+  return m;
+}
+
+int report(const course::Measurement& m, const course::CommonOptions& common, float result) {
+  course::print_measurement(std::cout, m, common.format);
+  if (!common.output.empty()) course::write_single_vector(common.output, std::vector<float>{result});
+  if (m.verdict == "SKIP") return course::kExitSkipped;
+  return m.verdict == "PASS" ? course::kExitPass : course::kExitFail;
+}
+
+int run_cpu_step(const Step& step, const std::vector<float>& values, const course::CommonOptions& common) {
+  const float expected = reference_max(values.data(), values.size());
+  float result = NAN;
+  course::TimingStats time = course::time_cpu(
+      [&] { result = step.run_cpu(values.data(), values.size()); }, common.timing, [&] { result = NAN; });
+  course::Measurement m = describe(step, values.size());
+  m.device = "CPU, 1 thread";
+  m.time = time;
+  course::Verdict v = course::compare_exact(&result, &expected, 1);
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  m.detail = v.describe();
+  return report(m, common, result);
+}
+
+// A GPU step on a machine without a GPU reports itself as skipped (exit code 77).
+int skip_without_device(const char* program, const Step& step, std::size_t n, const std::string& why,
+                        const course::CommonOptions& common) {
+  course::Measurement m = describe(step, n);
+  m.device = "none";
+  m.verdict = "SKIP";
+  m.detail = "no CUDA device (" + why + ")";
+  std::cerr << program << ": skipped: no CUDA device (" << why << ")\n";
+  return report(m, common, NAN);
+}
+
+int run_gpu_step(const Step& step, const course::CommandLine& cli, const std::vector<float>& values,
+                 const course::CommonOptions& common) {
+  course::Measurement m = describe(step, values.size());
+  const course::DeviceFacts device = course::query_device();
+  const std::size_t n = values.size();
+  LaunchPlan requested;
+  requested.threads = static_cast<int>(cli.integer("threads"));
+  requested.blocks = static_cast<int>(cli.integer("blocks"));
+  const LaunchPlan plan = step.plan(n, device, requested);
+
+  course::DeviceBuffer<float> input(n, "input array");
+  course::DeviceBuffer<float> result(1, "result");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  input.upload(values);
+  course::Stream stream;
+  m.time = course::time_gpu(
+      [&](cudaStream_t s) { step.run_gpu(input.data(), n, result.data(), plan, scratch.data(), s); },
+      common.timing, stream.get(), [&](cudaStream_t s) { result.poison(s); });
+  stream.synchronize();
+
+  // The last timed run's answer (the result was poisoned just before it).
+  float got = NAN;
+  result.download(&got, 1);
+  const float expected = reference_max(values.data(), n);
+  course::Verdict v = course::compare_exact(&got, &expected, 1);
+  m.device = device.name;
+  m.ceiling = common.copy_bandwidth_gbs > 0 ? common.copy_bandwidth_gbs : course::measure_copy_bandwidth_gbs();
+  m.ceiling_name = "copy bandwidth";
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  m.detail = v.describe() + "; " + std::to_string(plan.blocks) + " blocks x " + std::to_string(plan.threads) +
+             " threads";
+  return report(m, common, got);
+}
+
+}  // namespace
+
+float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested) {
+  const course::DeviceFacts device = course::query_device();
+  const LaunchPlan plan = step.plan(values.size(), device, requested);
+  course::DeviceBuffer<float> input(values.size(), "input array");
+  course::DeviceBuffer<float> result(1, "result");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  input.upload(values);
+  result.poison();
+  step.run_gpu(input.data(), values.size(), result.data(), plan, scratch.data(), nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  float got = NAN;
+  result.download(&got, 1);
+  return got;
+}
+
+int step_main(int argc, char** argv, const Step& step) {
+  std::string program = argv[0];
+  program = program.substr(program.find_last_of('/') + 1);  // lesson02_05_warp_shuffle
+  return course::run_program(program.c_str(), [&] {
+    course::CommandLine cli(program, std::string("Lesson 02, step ") + step.number + ": max reduction, " +
+                                         step.title + ". Finds the largest of n floats drawn from (-1, 1).");
+    cli.add_size("n", kDefaultCount, "number of floats", 1, 4294967295ull);
+    cli.add_common_options(is_gpu(step) ? 20 : 5);
+    if (is_gpu(step)) {
+      cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+      cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0,
+                      2147483647);
+    }
+    if (!cli.parse(argc, argv)) return course::kExitPass;
+    const course::CommonOptions common = cli.common();
+    std::string why;
+    // Without a GPU, skip before making data (an --input file is still read, so it is still checked).
+    if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
+      return skip_without_device(program.c_str(), step, cli.size("n"), why, common);
+    const std::vector<float> values = load_input(cli, common);
+    if (!is_gpu(step)) return run_cpu_step(step, values, common);
+    if (!course::cuda_device_available(&why))
+      return skip_without_device(program.c_str(), step, values.size(), why, common);
+    return run_gpu_step(step, cli, values, common);
+  });
+}
+
+}  // namespace max_reduction

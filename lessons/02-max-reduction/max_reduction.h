@@ -1,0 +1,59 @@
+// Lesson 02, max reduction: what every step of the lesson shares on the host side.
+//
+// Each step file (01_cpu_sequential.cpp, 02_gpu_global_atomics.cu, ...) defines one `Step`, named
+// kThisStep, describing how it finds the largest of n floats. The lesson's one main (step_main.cpp)
+// and its tests take it from there: arguments, data, the CPU reference, timing, verification, report.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "course/device.h"
+
+namespace max_reduction {
+
+/// Default problem size: 40,960,000 floats, uniform in (-1, 1).
+constexpr std::size_t kDefaultCount = 40960000;
+
+/// How a GPU step launches for a given n: chosen once, outside the timed region.
+struct LaunchPlan {
+  int threads = 0;              ///< threads per block
+  int blocks = 0;               ///< blocks per grid
+  std::size_t scratch_bytes = 0;  ///< device scratch the step needs (partial results, CUB's storage)
+};
+
+/// One rung of the ladder.
+struct Step {
+  const char* number;  ///< "05"
+  const char* title;   ///< "warp shuffle"
+  const char* kind;    ///< "cpu", "gpu" or "library"
+
+  /// CPU steps: returns the maximum of values[0..n).
+  float (*run_cpu)(const float* values, std::size_t n);
+
+  /// GPU steps: picks the launch for n elements. `requested` carries --threads/--blocks (0 = the
+  /// step's own choice); a step may round or ignore them, and says so in its header comment.
+  LaunchPlan (*plan)(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested);
+
+  /// GPU steps: enqueues the reduction of values[0..n) into stream; the maximum goes to *result
+  /// (device memory). `scratch` holds plan.scratch_bytes bytes. Every launch is checked.
+  void (*run_gpu)(const float* values, std::size_t n, float* result, const LaunchPlan& plan, void* scratch,
+                  cudaStream_t stream);
+};
+
+/// The step a program or test was built with (each step file defines it).
+extern const Step kThisStep;
+
+/// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
+int step_main(int argc, char** argv, const Step& step);
+
+/// The reference answer: the largest value, found by the standard library.
+float reference_max(const float* values, std::size_t n);
+
+/// Runs a GPU step once on `values` (allocating, uploading, poisoning the result first) and returns
+/// what it computed. Used by the tests and the sweep. Throws course::CudaError on any CUDA failure.
+float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested = {});
+
+}  // namespace max_reduction

@@ -1,0 +1,82 @@
+// Lesson 02, launch-configuration sweep: how step 06 (persistent grid, vector loads) depends on its
+// launch. Rows are threads per block, columns blocks per grid; each cell is the bandwidth reached
+// (GB/s, median of the timed runs), and every run's answer is checked. Too few threads in flight
+// leave memory latency uncovered; beyond about one full wave of resident threads the gain stops.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "course/buffers.h"
+#include "course/cli.h"
+#include "course/data.h"
+#include "course/device.h"
+#include "course/errors.h"
+#include "course/program.h"
+#include "course/report.h"
+#include "course/timing.h"
+#include "max_reduction.h"
+
+int main(int argc, char** argv) {
+  return course::run_program("lesson02_sweep_launch_config", [&] {
+    course::CommandLine cli("lesson02_sweep_launch_config",
+                            std::string("Times lesson 02 step ") + max_reduction::kThisStep.number +
+                                " over threads per block x blocks per grid.");
+    cli.add_size("n", max_reduction::kDefaultCount, "number of floats", 1, 4294967295ull);
+    cli.add_integer("seed", 1, "seed of the input data generator", 0, 1LL << 62);
+    cli.add_integer("reps", 10, "timed repetitions per configuration", 1, 1000);
+    if (!cli.parse(argc, argv)) return course::kExitPass;
+    const course::DeviceFacts device = course::query_device();
+    const std::size_t n = cli.size("n");
+    const auto values = course::uniform_floats(n, -1.0f, 1.0f, static_cast<std::uint64_t>(cli.integer("seed")));
+    const float expected = max_reduction::reference_max(values.data(), n);
+
+    const int sms = device.multiprocessors;
+    const std::vector<int> thread_counts{32, 64, 128, 256, 512, 1024};
+    const std::vector<int> block_counts{4, 16, 64, sms / 2, sms, 2 * sms, 4 * sms, 8 * sms, 16 * sms};
+
+    course::DeviceBuffer<float> input(n, "input array");
+    course::DeviceBuffer<float> result(1, "result");
+    input.upload(values);
+    course::Stream stream;
+    course::TimingOptions timing;
+    timing.reps = static_cast<int>(cli.integer("reps"));
+
+    std::vector<std::string> headers{"threads \\ blocks"};
+    for (int b : block_counts) headers.push_back(std::to_string(b) + (b % sms == 0 ? " (" + std::to_string(b / sms) + "/SM)" : ""));
+    course::TextTable table(headers);
+    double best_rate = 0;
+    std::string best_config;
+    bool all_pass = true;
+    for (int threads : thread_counts) {
+      std::vector<std::string> row{std::to_string(threads)};
+      for (int blocks : block_counts) {
+        max_reduction::LaunchPlan requested;
+        requested.threads = threads;
+        requested.blocks = blocks;
+        const auto plan = max_reduction::kThisStep.plan(n, device, requested);
+        course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+        auto t = course::time_gpu(
+            [&](cudaStream_t s) { max_reduction::kThisStep.run_gpu(input.data(), n, result.data(), plan, scratch.data(), s); },
+            timing, stream.get(), [&](cudaStream_t s) { result.poison(s); });
+        float got = 0;
+        result.download(&got, 1);
+        const double rate = n * sizeof(float) / (t.median_ms * 1e-3) / 1e9;
+        if (got != expected) all_pass = false;
+        row.push_back(got == expected ? course::format_significant(rate, 4) : "FAIL");
+        if (got == expected && rate > best_rate) {
+          best_rate = rate;
+          best_config = std::to_string(blocks) + " blocks x " + std::to_string(threads) + " threads";
+        }
+      }
+      table.add_row(row);
+    }
+    std::cout << "Launch-configuration sweep, step " << max_reduction::kThisStep.number << " ("
+              << max_reduction::kThisStep.title << "), n=" << n << ", GB/s (median of " << timing.reps
+              << " runs), " << device.name << " with " << sms << " SMs\n\n";
+    table.print(std::cout);
+    std::cout << "\nbest: " << course::format_significant(best_rate, 4) << " GB/s with " << best_config
+              << (all_pass ? "; every configuration PASS\n" : "; some configurations FAIL\n");
+    return all_pass ? course::kExitPass : course::kExitFail;
+  });
+}

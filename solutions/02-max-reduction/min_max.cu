@@ -1,0 +1,89 @@
+// Exercise 02-B, solution: minimum and maximum in one pass.
+//
+// Each thread of a persistent grid reads its share of the array with 16-byte loads (float4 where the
+// array is aligned, single floats for the few elements at either end) and updates a running minimum
+// and maximum from the same registers, so every byte is read once for both answers. Blocks reduce the
+// two values with warp shuffles and write one pair each to scratch; a second single-block launch
+// combines the pairs.
+#include "min_max.h"
+
+#include <cmath>
+#include <cstdint>
+
+#include "course/check.h"
+
+namespace exercise02 {
+namespace {
+
+constexpr int kThreads = 256;
+
+__device__ inline MinMax combine(MinMax a, MinMax b) { return MinMax{fminf(a.min, b.min), fmaxf(a.max, b.max)}; }
+
+__device__ inline MinMax warp_min_max(MinMax m) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    MinMax other{__shfl_xor_sync(0xffffffffu, m.min, offset), __shfl_xor_sync(0xffffffffu, m.max, offset)};
+    m = combine(m, other);
+  }
+  return m;
+}
+
+// The block's pair, valid in thread 0.
+__device__ inline MinMax block_min_max(MinMax m) {
+  __shared__ MinMax warp_pairs[kThreads / 32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  m = warp_min_max(m);
+  if (lane == 0) warp_pairs[warp] = m;
+  __syncthreads();
+  if (warp == 0) m = warp_min_max(lane < kThreads / 32 ? warp_pairs[lane] : MinMax{INFINITY, -INFINITY});
+  return m;
+}
+
+__device__ inline MinMax with(MinMax m, float x) { return MinMax{fminf(m.min, x), fmaxf(m.max, x)}; }
+
+__global__ void __launch_bounds__(kThreads) block_min_max_pairs(const float* values, std::size_t n, MinMax* partial) {
+  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(values) % 16) % 16 / sizeof(float);
+  if (head > n) head = n;
+  const float4* vectors = reinterpret_cast<const float4*>(values + head);
+  const std::size_t vector_count = (n - head) / 4, tail_start = head + vector_count * 4;
+  MinMax m{INFINITY, -INFINITY};
+  for (std::size_t i = thread; i < vector_count; i += threads) {
+    const float4 v = vectors[i];
+    m = with(with(with(with(m, v.x), v.y), v.z), v.w);
+  }
+  if (thread < head) m = with(m, values[thread]);
+  if (thread < n - tail_start) m = with(m, values[tail_start + thread]);
+  m = block_min_max(m);
+  if (threadIdx.x == 0) partial[blockIdx.x] = m;
+}
+
+__global__ void __launch_bounds__(kThreads) final_min_max(const MinMax* partial, int count, MinMax* result) {
+  MinMax m{INFINITY, -INFINITY};
+  for (int i = threadIdx.x; i < count; i += blockDim.x) m = combine(m, partial[i]);
+  m = block_min_max(m);
+  if (threadIdx.x == 0) *result = m;
+}
+
+// Enough blocks to fill the GPU (8 resident blocks of 256 threads per SM).
+int grid_size() {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return 8 * sms;
+}
+
+}  // namespace
+
+std::size_t min_max_scratch_bytes(std::size_t) { return grid_size() * sizeof(MinMax); }
+
+void min_max(const float* values, std::size_t n, MinMax* result, void* scratch, cudaStream_t stream) {
+  const int blocks = grid_size();
+  MinMax* partial = static_cast<MinMax*>(scratch);
+  block_min_max_pairs<<<blocks, kThreads, 0, stream>>>(values, n, partial);
+  CUDA_CHECK_LAUNCH();
+  final_min_max<<<1, kThreads, 0, stream>>>(partial, blocks, result);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace exercise02
