@@ -1,13 +1,22 @@
 # Fails when Doxygen's warning log (LOG) has warnings about files under STRICT_PATH (common/);
-# warnings elsewhere (the markdown pages) are shown but do not fail the build.
+# warnings elsewhere (the markdown pages) are shown but do not fail the build. A warning may run over
+# several lines: the indented lines that follow belong to it.
 file(STRINGS "${LOG}" lines)
 set(strict "")
+set(in_strict FALSE)
 foreach(line IN LISTS lines)
-  string(FIND "${line}" "${STRICT_PATH}" at)
-  if(at EQUAL -1)
-    message(STATUS "doxygen: ${line}")
-  else()
+  if(NOT line MATCHES "^[ \t]")
+    string(FIND "${line}" "${STRICT_PATH}" at)
+    if(at EQUAL -1)
+      set(in_strict FALSE)
+    else()
+      set(in_strict TRUE)
+    endif()
+  endif()
+  if(in_strict)
     string(APPEND strict "${line}\n")
+  else()
+    message(STATUS "doxygen: ${line}")
   endif()
 endforeach()
 if(strict)

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace course {
 
@@ -18,28 +19,28 @@ std::vector<T> fill(std::size_t n, Make make) {
 }
 }  // namespace
 
-std::vector<float> uniform_floats(std::size_t n, float low, float high, std::uint64_t seed) {
-  if (!(low < high)) throw std::invalid_argument("uniform_floats needs low < high");
+namespace {
+// n values uniform in the open interval (low, high), drawn in double precision and rounded to T.
+template <class T>
+std::vector<T> uniform_open(std::size_t n, T low, T high, std::uint64_t seed, const char* who) {
+  if (!(low < high)) throw std::invalid_argument(std::string(who) + " needs low < high");
   CounterRng rng(seed);
-  const float inside_low = std::nextafter(low, high);
-  const float inside_high = std::nextafter(high, low);
-  return fill<float>(n, [&](std::uint64_t i) {
-    double u = rng.open_unit(i);
-    float x = static_cast<float>(low + (static_cast<double>(high) - low) * u);
-    // Rounding to float can land on a bound; the interval is open, so step back inside.
+  const T inside_low = std::nextafter(low, high);
+  const T inside_high = std::nextafter(high, low);
+  return fill<T>(n, [&](std::uint64_t i) {
+    T x = static_cast<T>(low + (static_cast<double>(high) - low) * rng.open_unit(i));
+    // Rounding can land on a bound; the interval is open, so step back inside.
     return x <= low ? inside_low : (x >= high ? inside_high : x);
   });
 }
+}  // namespace
+
+std::vector<float> uniform_floats(std::size_t n, float low, float high, std::uint64_t seed) {
+  return uniform_open<float>(n, low, high, seed, "uniform_floats");
+}
 
 std::vector<double> uniform_doubles(std::size_t n, double low, double high, std::uint64_t seed) {
-  if (!(low < high)) throw std::invalid_argument("uniform_doubles needs low < high");
-  CounterRng rng(seed);
-  const double inside_low = std::nextafter(low, high);
-  const double inside_high = std::nextafter(high, low);
-  return fill<double>(n, [&](std::uint64_t i) {
-    double x = low + (high - low) * rng.open_unit(i);
-    return x <= low ? inside_low : (x >= high ? inside_high : x);
-  });
+  return uniform_open<double>(n, low, high, seed, "uniform_doubles");
 }
 
 std::vector<std::int64_t> uniform_integers(std::size_t n, std::int64_t low, std::int64_t high,

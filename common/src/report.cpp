@@ -321,4 +321,75 @@ void write_ladder_json(std::ostream& out, const std::vector<LadderRow>& rows) {
   out << "]\n";
 }
 
+namespace {
+std::string xml_text(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
+void write_ladder_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows) {
+  std::vector<const LadderRow*> shown;
+  double low = 0, high = 0, ceiling = 0;
+  std::string unit, ceiling_name = "ceiling";
+  for (const LadderRow& r : rows) {
+    if (r.m.verdict != "PASS" || r.m.rate() <= 0) continue;
+    shown.push_back(&r);
+    low = low == 0 ? r.m.rate() : std::min(low, r.m.rate());
+    high = std::max(high, r.m.rate());
+    if (r.m.ceiling > ceiling) {
+      ceiling = r.m.ceiling;
+      if (!r.m.ceiling_name.empty()) ceiling_name = r.m.ceiling_name;
+    }
+    unit = r.m.rate_unit;
+  }
+  high = std::max(high, ceiling);
+  const double label_width = 380, bar_width = 420, row_height = 26, top = 44;
+  const double width = label_width + bar_width + 20, height = top + row_height * shown.size() + 36;
+  // Decades that cover every bar, so the scale reads in powers of ten.
+  const double first_decade = shown.empty() ? 0 : std::floor(std::log10(low));
+  const double last_decade = shown.empty() ? 1 : std::ceil(std::log10(high));
+  const double decades = std::max(1.0, last_decade - first_decade);
+  auto x_of = [&](double rate) { return label_width + bar_width * (std::log10(rate) - first_decade) / decades; };
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out << "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" << xml_text(title) << "</text>\n";
+  out << "<text x=\"10\" y=\"36\" fill=\"#555\">" << xml_text(unit) << " on a logarithmic scale (longer is faster)"
+      << "</text>\n";
+  for (double d = first_decade; d <= first_decade + decades; d += 1) {
+    const double x = label_width + bar_width * (d - first_decade) / decades;
+    out << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << height - 28
+        << "\" stroke=\"#ddd\"/>\n";
+    out << "<text x=\"" << x << "\" y=\"" << height - 14 << "\" text-anchor=\"middle\" fill=\"#555\">"
+        << format_significant(std::pow(10.0, d), 1) << "</text>\n";
+  }
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const Measurement& m = shown[i]->m;
+    const double y = top + row_height * i;
+    const std::string colour = m.kind == "cpu" ? "#9aa5b1" : (m.kind == "library" ? "#e0a030" : "#3b7dd8");
+    out << "<text x=\"" << label_width - 8 << "\" y=\"" << y + 16 << "\" text-anchor=\"end\">"
+        << xml_text(m.step + "  " + m.title) << "</text>\n";
+    out << "<rect x=\"" << label_width << "\" y=\"" << y + 4 << "\" width=\"" << std::max(1.0, x_of(m.rate()) - label_width)
+        << "\" height=\"" << row_height - 8 << "\" fill=\"" << colour << "\"/>\n";
+    out << "<text x=\"" << x_of(m.rate()) + 4 << "\" y=\"" << y + 16 << "\" fill=\"#222\">"
+        << format_significant(m.rate(), 3) << "</text>\n";
+  }
+  if (ceiling > 0 && !shown.empty()) {
+    const double x = x_of(ceiling);
+    out << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << height - 28
+        << "\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/>\n";
+    out << "<text x=\"" << x - 4 << "\" y=\"" << top - 8 << "\" text-anchor=\"end\" fill=\"#c0392b\">"
+        << xml_text(ceiling_name) << "</text>\n";
+  }
+  out << "</svg>\n";
+}
+
 }  // namespace course

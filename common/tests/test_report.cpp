@@ -129,3 +129,17 @@ TEST_CASE("a ladder prints every step and writes CSV and JSON of the same length
   REQUIRE_THAT(csv_text, Contains("speedup_previous,speedup_cpu"));
   REQUIRE_THAT(json.str(), Contains("\"speedup_previous\": 4"));
 }
+
+TEST_CASE("the SVG chart has a bar for each step that passed") {
+  auto fast = timed("02", "gpu", 2.0);
+  fast.ceiling = 3000;
+  fast.ceiling_name = "copy bandwidth";
+  auto rows = course::make_ladder({timed("01", "cpu", 8.0), fast, timed("03", "gpu", 0.0, "SKIP")});
+  std::ostringstream svg;
+  course::write_ladder_svg(svg, "Lesson <02>", rows);
+  const std::string text = svg.str();
+  REQUIRE_THAT(text, Contains("<svg") && Contains("</svg>") && Contains("Lesson &lt;02&gt;"));
+  REQUIRE_THAT(text, Contains("01  step 01") && Contains("02  step 02") && Contains("copy bandwidth"));
+  REQUIRE_THAT(text, !Contains("step 03"));
+  REQUIRE(std::count(text.begin(), text.end(), '\n') > 5);
+}

@@ -225,9 +225,10 @@ int main(int argc, char** argv) {
         std::cout << "\n";
         course::print_ladder(std::cout, title, ladder);
         std::string base = cli.text("results") + "/lesson" + lesson + "-" + slug(t);
-        std::ofstream csv(base + ".csv"), json(base + ".json");
+        std::ofstream csv(base + ".csv"), json(base + ".json"), svg(base + ".svg");
         course::write_ladder_csv(csv, ladder);
         course::write_ladder_json(json, ladder);
+        course::write_ladder_svg(svg, title, ladder);
         for (const auto& r : ladder)
           if (r.m.verdict != "PASS" && r.m.verdict != "SKIP") all_good = false;
       }

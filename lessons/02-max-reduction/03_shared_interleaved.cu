@@ -36,10 +36,8 @@ __global__ void block_max_interleaved(const float* values, std::size_t n, float*
 }
 
 LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan& requested) {
-  LaunchPlan p;
-  p.threads = max_reduction::power_of_two_threads(requested.threads > 0 ? requested.threads : 256);
-  p.blocks = static_cast<int>((n + p.threads - 1) / p.threads);
-  return p;
+  return max_reduction::one_thread_per_element(
+      n, max_reduction::power_of_two_threads(max_reduction::requested_or_default(requested)));
 }
 
 void run(const float* values, std::size_t n, float* result, const LaunchPlan& p, void*, cudaStream_t stream) {

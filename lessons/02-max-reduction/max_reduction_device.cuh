@@ -1,5 +1,6 @@
-// Lesson 02, max reduction: device building blocks that several steps share. Each is introduced,
-// and explained, by the step named beside it; later steps reuse it from here instead of copying it.
+// Lesson 02, max reduction: the device building blocks and launch helpers that several steps share.
+// Each is introduced, and explained, by the step named beside it; later steps reuse it from here
+// instead of copying it.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 #include "course/check.h"
+#include "max_reduction.h"
 
 namespace max_reduction {
 
@@ -35,6 +37,12 @@ inline void start_at_lowest(float* result, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
+// Step 02. Rounds a thread count to a multiple of the warp size within [32, 1024].
+inline int whole_warps(int threads) {
+  threads = threads < 32 ? 32 : (threads > 1024 ? 1024 : threads);
+  return threads / 32 * 32;
+}
+
 // Step 03. Rounds a thread count down to a power of two within [32, 1024], as tree reductions that
 // halve the block each round need.
 inline int power_of_two_threads(int threads) {
@@ -42,6 +50,17 @@ inline int power_of_two_threads(int threads) {
   while (p * 2 <= threads && p < 1024) p *= 2;
   return p;
 }
+
+// Steps 02-05. One thread per element: as many blocks of `threads` as it takes to cover n.
+inline LaunchPlan one_thread_per_element(std::size_t n, int threads) {
+  LaunchPlan p;
+  p.threads = threads;
+  p.blocks = static_cast<int>((n + threads - 1) / threads);
+  return p;
+}
+
+// Steps 02-05 choose 256 threads per block unless --threads says otherwise.
+inline int requested_or_default(const LaunchPlan& requested) { return requested.threads > 0 ? requested.threads : 256; }
 
 // Step 05. The largest value across a warp, using register-to-register shuffles instead of shared
 // memory: after log2(32) = 5 exchanges every lane holds the warp's maximum.
@@ -65,12 +84,6 @@ __device__ inline float block_max(float value) {
     value = warp_max(lane < warps ? warp_results[lane] : kLowest);
   }
   return value;
-}
-
-// Step 02. Rounds a thread count to a multiple of the warp size within [32, 1024].
-inline int whole_warps(int threads) {
-  threads = threads < 32 ? 32 : (threads > 1024 ? 1024 : threads);
-  return threads / 32 * 32;
 }
 
 // Step 06. The largest value a thread sees when the whole grid strides through the array in 16-byte

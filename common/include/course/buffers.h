@@ -35,7 +35,9 @@ class DeviceBuffer {
   ~DeviceBuffer() { release(); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  /// Takes over @p other's memory, leaving it empty.
   DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+  /// Frees this buffer's memory and takes over @p other's, leaving it empty.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       release();

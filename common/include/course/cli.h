@@ -38,6 +38,8 @@ struct CommonOptions {
 /// Parses a size: a positive whole number in decimal or written 2^k, between @p min and @p max.
 /// @param text   the argument as typed
 /// @param option the option's name, for the error message
+/// @param min    smallest value accepted
+/// @param max    largest value accepted
 /// @throws UsageError for anything else
 std::size_t parse_size(const std::string& text, const std::string& option, std::size_t min = 1,
                        std::size_t max = SIZE_MAX);

@@ -85,5 +85,8 @@ void print_ladder(std::ostream& out, const std::string& title, const std::vector
 void write_ladder_csv(std::ostream& out, const std::vector<LadderRow>& rows);
 /// Writes a ladder as a JSON array of objects.
 void write_ladder_json(std::ostream& out, const std::vector<LadderRow>& rows);
+/// Draws a ladder as an SVG bar chart: one bar per step that passed, its rate on a logarithmic
+/// scale, with the ceiling marked when known.
+void write_ladder_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows);
 
 }  // namespace course
