@@ -277,8 +277,10 @@ void print_ladder(std::ostream& out, const std::string& title, const std::vector
   for (const LadderRow& r : rows) {
     const Measurement& m = r.m;
     bool timed = m.time.median_ms > 0 && m.verdict != "SKIP";
-    std::string rate = timed && m.rate() > 0 ? format_significant(m.rate(), 4) + " " + m.rate_unit : "-";
-    std::string pct = timed && m.ceiling > 0 ? format_significant(m.percent_of_ceiling(), 3) + "%" : "-";
+    // A wrong answer has a time, but no rate worth comparing: it may have skipped the work.
+    bool rated = timed && m.verdict == "PASS";
+    std::string rate = rated && m.rate() > 0 ? format_significant(m.rate(), 4) + " " + m.rate_unit : "-";
+    std::string pct = rated && m.ceiling > 0 ? format_significant(m.percent_of_ceiling(), 3) + "%" : "-";
     table.add_row({m.step, m.title, timed ? format_significant(m.time.median_ms, 4) : "-",
                    timed ? format_significant(m.time.min_ms, 3) + "-" + format_significant(m.time.max_ms, 3) : "-",
                    rate, pct, times(r.speedup_previous), times(r.speedup_cpu), m.verdict});

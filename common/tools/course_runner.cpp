@@ -125,7 +125,7 @@ int compare_programs(const std::string& bin, const std::string& yours, const std
     bool timed = m->verdict == "PASS" || m->verdict == "FAIL";
     table.add_row({m == &mine ? yours : reference, timed ? course::format_significant(m->time.median_ms, 4) : "-",
                    timed ? course::format_significant(m->time.min_ms, 3) + "-" + course::format_significant(m->time.max_ms, 3) : "-",
-                   timed && m->rate() > 0 ? course::format_significant(m->rate(), 4) + " " + m->rate_unit : "-",
+                   m->verdict == "PASS" && m->rate() > 0 ? course::format_significant(m->rate(), 4) + " " + m->rate_unit : "-",
                    m->verdict});
   }
   std::cout << "performance report: " << mine.title << " (" << mine.size << ", " << mine.device << ")\n\n";

@@ -21,10 +21,11 @@ ArgMax reference(const std::vector<float>& values) {
   return best;
 }
 
-void require_argmax(const std::vector<float>& values) {
+void require_argmax(const std::vector<float>& values, std::size_t offset = 0) {
   const ArgMax expected = reference(values);
-  const ArgMax got = exercise02::run_once<ArgMax>(values, exercise02::argmax_scratch_bytes, exercise02::argmax);
-  INFO("n = " << values.size() << ": expected value " << expected.value << " at index " << expected.index
+  const ArgMax got =
+      exercise02::run_once<ArgMax>(values, exercise02::argmax_scratch_bytes, exercise02::argmax, offset);
+  INFO("n = " << values.size() << ", array starting " << offset << " floats past a 16-byte boundary: expected value " << expected.value << " at index " << expected.index
               << ", got value " << got.value << " at index " << got.index);
   REQUIRE(got.value == expected.value);
   REQUIRE(got.index == expected.index);
@@ -44,6 +45,16 @@ TEST_CASE("argmax: a repeated maximum is reported at its first index") {
   for (std::size_t i : {std::size_t(777777), std::size_t(5000), std::size_t(999982), std::size_t(123456)})
     values[i] = 1.5f;
   require_argmax(values);  // first occurrence: 5000
+}
+
+TEST_CASE("argmax: arrays that do not start on a 16-byte boundary") {
+  for (std::size_t offset : {1, 2, 3})
+    for (std::size_t n : {std::size_t(1), std::size_t(6), std::size_t(1000), std::size_t(999983)}) {
+      auto values = course::uniform_floats(n, -1.0f, 1.0f, 20 + offset);
+      values[n / 2] = 1.0f;
+      values[n - 1] = 1.0f;  // a tie: the first of the two must win
+      require_argmax(values, offset);
+    }
 }
 
 TEST_CASE("argmax: all values equal gives index 0") {

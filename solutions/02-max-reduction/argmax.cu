@@ -1,14 +1,16 @@
 // Exercise 02-A, solution: argmax with warp shuffles.
 //
-// Two launches. First, a persistent grid: every thread walks the array with a grid stride, keeping
-// its best (value, index) pair in registers; because its indices only grow, a strict `>` already
-// keeps the first occurrence. Each block then reduces its pairs with warp shuffles (both halves of the
-// pair travel together) and writes one pair to scratch. Second, a single block reduces those pairs
-// the same way and writes the answer. Ties are broken towards the smaller index at every stage, so
-// the result is the first occurrence no matter how the work was split.
+// Two launches. First, a persistent grid: every thread walks the array with a grid stride in 16-byte
+// vectors (float4; the few elements before the first 16-byte boundary and after the last whole vector
+// one at a time), keeping its best (value, index) pair in registers. A thread meets its indices in
+// increasing order, so a strict `>` already keeps the first occurrence. Each block then reduces its
+// pairs with warp shuffles (both halves of the pair travel together) and writes one pair to scratch.
+// Second, a single block reduces those pairs the same way and writes the answer. Ties go to the
+// smaller index at every stage, so the result is the first occurrence however the work was split.
 #include "argmax.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include "course/check.h"
 
@@ -48,11 +50,29 @@ __device__ inline Best block_argmax(Best best) {
   return best;
 }
 
+// Keeps (x, i) if x beats the best so far; indices arrive in increasing order.
+__device__ inline void consider(Best& best, float x, std::uint64_t i) {
+  if (x > best.value) best = Best{x, i};
+}
+
 __global__ void __launch_bounds__(kThreads) block_argmaxima(const float* values, std::size_t n, Best* partial) {
+  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(values) % 16) % 16 / sizeof(float);
+  if (head > n) head = n;
+  const float4* vectors = reinterpret_cast<const float4*>(values + head);
+  const std::size_t vector_count = (n - head) / 4, tail_start = head + vector_count * 4;
   Best best{-INFINITY, ~0ull};
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
-    if (values[i] > best.value) best = Best{values[i], i};
+  if (thread < head) consider(best, values[thread], thread);
+  for (std::size_t v = thread; v < vector_count; v += threads) {
+    const float4 x = vectors[v];
+    const std::uint64_t i = head + 4 * v;
+    consider(best, x.x, i);
+    consider(best, x.y, i + 1);
+    consider(best, x.z, i + 2);
+    consider(best, x.w, i + 3);
+  }
+  if (thread < n - tail_start) consider(best, values[tail_start + thread], tail_start + thread);
   best = block_argmax(best);
   if (threadIdx.x == 0) partial[blockIdx.x] = best;
 }
@@ -64,13 +84,14 @@ __global__ void __launch_bounds__(kThreads) final_argmax(const Best* partial, in
   if (threadIdx.x == 0) *result = ArgMax{best.value, best.index};
 }
 
-// Enough blocks to fill the GPU (4 per SM), never more than there are elements to give them.
+// Enough blocks to fill the GPU (8 resident blocks of 256 threads per SM), never more than there are
+// vectors to give them.
 int grid_size(std::size_t n) {
   int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::size_t needed = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(needed < std::size_t(4) * sms ? needed : std::size_t(4) * sms);
+  const std::size_t needed = (n / 4 + kThreads) / kThreads;
+  return static_cast<int>(needed < std::size_t(8) * sms ? needed : std::size_t(8) * sms);
 }
 
 }  // namespace
