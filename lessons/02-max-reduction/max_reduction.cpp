@@ -114,15 +114,16 @@ int run_gpu_step(const Step& step, const course::CommandLine& cli, const std::ve
 
 }  // namespace
 
-float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested) {
+float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested,
+                   std::size_t offset) {
   const course::DeviceFacts device = course::query_device();
   const LaunchPlan plan = step.plan(values.size(), device, requested);
-  course::DeviceBuffer<float> input(values.size(), "input array");
+  course::DeviceBuffer<float> input(offset + values.size(), "input array");
   course::DeviceBuffer<float> result(1, "result");
   course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
-  input.upload(values);
+  CUDA_CHECK(cudaMemcpy(input.data() + offset, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice));
   result.poison();
-  step.run_gpu(input.data(), values.size(), result.data(), plan, scratch.data(), nullptr);
+  step.run_gpu(input.data() + offset, values.size(), result.data(), plan, scratch.data(), nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   float got = NAN;
   result.download(&got, 1);

@@ -53,7 +53,9 @@ int step_main(int argc, char** argv, const Step& step);
 float reference_max(const float* values, std::size_t n);
 
 /// Runs a GPU step once on `values` (allocating, uploading, poisoning the result first) and returns
-/// what it computed. Used by the tests and the sweep. Throws course::CudaError on any CUDA failure.
-float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested = {});
+/// what it computed. The array is placed `offset` floats past the start of its allocation (1-3 puts
+/// it off a 16-byte boundary). Used by the tests. Throws course::CudaError on any CUDA failure.
+float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested = {},
+                   std::size_t offset = 0);
 
 }  // namespace max_reduction

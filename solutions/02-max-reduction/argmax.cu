@@ -2,7 +2,7 @@
 //
 // Two launches. First, a persistent grid: every thread walks the array with a grid stride in 16-byte
 // vectors (float4; the few elements before the first 16-byte boundary and after the last whole vector
-// one at a time), keeping its best (value, index) pair in registers. A thread meets its indices in
+// one at a time, split as lesson 02's split_for_float4 does), keeping its best (value, index) pair in registers. A thread meets its indices in
 // increasing order, so a strict `>` already keeps the first occurrence. Each block then reduces its
 // pairs with warp shuffles (both halves of the pair travel together) and writes one pair to scratch.
 // Second, a single block reduces those pairs the same way and writes the answer. Ties go to the
@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "course/check.h"
+#include "max_reduction_device.cuh"
 
 namespace exercise02 {
 namespace {
@@ -58,15 +59,13 @@ __device__ inline void consider(Best& best, float x, std::uint64_t i) {
 __global__ void __launch_bounds__(kThreads) block_argmaxima(const float* values, std::size_t n, Best* partial) {
   const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(values) % 16) % 16 / sizeof(float);
-  if (head > n) head = n;
-  const float4* vectors = reinterpret_cast<const float4*>(values + head);
-  const std::size_t vector_count = (n - head) / 4, tail_start = head + vector_count * 4;
+  const max_reduction::Float4Split split = max_reduction::split_for_float4(values, n);
+  const std::size_t tail_start = split.tail_start;
   Best best{-INFINITY, ~0ull};
-  if (thread < head) consider(best, values[thread], thread);
-  for (std::size_t v = thread; v < vector_count; v += threads) {
-    const float4 x = vectors[v];
-    const std::uint64_t i = head + 4 * v;
+  if (thread < split.head) consider(best, values[thread], thread);
+  for (std::size_t v = thread; v < split.vector_count; v += threads) {
+    const float4 x = split.vectors[v];
+    const std::uint64_t i = split.head + 4 * v;
     consider(best, x.x, i);
     consider(best, x.y, i + 1);
     consider(best, x.z, i + 2);

@@ -1,7 +1,8 @@
 // Exercise 02-B, solution: minimum and maximum in one pass.
 //
 // Each thread of a persistent grid reads its share of the array with 16-byte loads (float4 where the
-// array is aligned, single floats for the few elements at either end) and updates a running minimum
+// array is aligned, single floats for the few elements at either end: lesson 02's split_for_float4)
+// and updates a running minimum
 // and maximum from the same registers, so every byte is read once for both answers. Blocks reduce the
 // two values with warp shuffles and write one pair each to scratch; a second single-block launch
 // combines the pairs.
@@ -11,6 +12,7 @@
 #include <cstdint>
 
 #include "course/check.h"
+#include "max_reduction_device.cuh"
 
 namespace exercise02 {
 namespace {
@@ -43,17 +45,14 @@ __device__ inline MinMax with(MinMax m, float x) { return MinMax{fminf(m.min, x)
 __global__ void __launch_bounds__(kThreads) block_min_max_pairs(const float* values, std::size_t n, MinMax* partial) {
   const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(values) % 16) % 16 / sizeof(float);
-  if (head > n) head = n;
-  const float4* vectors = reinterpret_cast<const float4*>(values + head);
-  const std::size_t vector_count = (n - head) / 4, tail_start = head + vector_count * 4;
+  const max_reduction::Float4Split split = max_reduction::split_for_float4(values, n);
   MinMax m{INFINITY, -INFINITY};
-  for (std::size_t i = thread; i < vector_count; i += threads) {
-    const float4 v = vectors[i];
+  for (std::size_t i = thread; i < split.vector_count; i += threads) {
+    const float4 v = split.vectors[i];
     m = with(with(with(with(m, v.x), v.y), v.z), v.w);
   }
-  if (thread < head) m = with(m, values[thread]);
-  if (thread < n - tail_start) m = with(m, values[tail_start + thread]);
+  if (thread < split.head) m = with(m, values[thread]);
+  if (thread < n - split.tail_start) m = with(m, values[split.tail_start + thread]);
   m = block_min_max(m);
   if (threadIdx.x == 0) partial[blockIdx.x] = m;
 }

@@ -17,11 +17,12 @@ using max_reduction::reference_max;
 using max_reduction::run_gpu_once;
 
 namespace {
-void require_step_matches(const std::vector<float>& values, const max_reduction::LaunchPlan& requested = {}) {
+void require_step_matches(const std::vector<float>& values, const max_reduction::LaunchPlan& requested = {},
+                          std::size_t offset = 0) {
   const float expected = reference_max(values.data(), values.size());
-  const float got = run_gpu_once(kThisStep, values, requested);
+  const float got = run_gpu_once(kThisStep, values, requested, offset);
   INFO("step " << kThisStep.number << ", n = " << values.size() << ", threads " << requested.threads
-               << ", blocks " << requested.blocks);
+               << ", blocks " << requested.blocks << ", array " << offset << " floats past a 16-byte boundary");
   REQUIRE(got == expected);
 }
 }  // namespace
@@ -79,5 +80,17 @@ TEST_CASE("any launch configuration gives the same answer") {
       requested.threads = threads;
       requested.blocks = blocks;
       require_step_matches(values, requested);
+    }
+}
+
+TEST_CASE("arrays that do not start on a 16-byte boundary") {
+  for (std::size_t offset : {1, 2, 3})
+    for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(1000), std::size_t(999983)}) {
+      auto values = course::uniform_floats(n, -1.0f, 1.0f, 30 + offset);
+      values[n - 1] = 1.5f;  // the maximum in the tail, after the last whole vector
+      require_step_matches(values, {}, offset);
+      values[n - 1] = -1.5f;
+      values[0] = 1.5f;  // and in the head, before the first 16-byte boundary
+      require_step_matches(values, {}, offset);
     }
 }
