@@ -246,20 +246,23 @@ void TextTable::print(std::ostream& out) const {
 }
 
 std::vector<LadderRow> make_ladder(const std::vector<Measurement>& steps) {
+  // Speed-ups compare rates (work per second), which equal time ratios when the work is the same and
+  // stay fair when a step runs a smaller problem (a slow step at a reduced size, say).
+  auto speed = [](const Measurement& m) { return m.rate() > 0 ? m.rate() : 1.0 / m.time.median_ms; };
   std::vector<LadderRow> rows;
   double previous = 0, cpu = 0;
   for (const Measurement& m : steps) {
     LadderRow r;
     r.m = m;
-    bool timed = m.verdict == "PASS" && m.time.median_ms > 0;
-    if (timed) {
-      if (previous > 0) r.speedup_previous = previous / m.time.median_ms;
-      if (cpu > 0) r.speedup_cpu = cpu / m.time.median_ms;
+    if (m.verdict == "PASS" && m.time.median_ms > 0) {
+      const double s = speed(m);
+      if (previous > 0) r.speedup_previous = s / previous;
+      if (cpu > 0) r.speedup_cpu = s / cpu;
       if (m.kind == "cpu" && cpu == 0) {
-        cpu = m.time.median_ms;
+        cpu = s;
         r.speedup_cpu = 1.0;
       }
-      previous = m.time.median_ms;
+      previous = s;
     }
     rows.push_back(r);
   }

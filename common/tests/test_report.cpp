@@ -143,3 +143,12 @@ TEST_CASE("the SVG chart has a bar for each step that passed") {
   REQUIRE_THAT(text, !Contains("step 03"));
   REQUIRE(std::count(text.begin(), text.end(), '\n') > 5);
 }
+
+TEST_CASE("speed-ups compare rates when a step ran a smaller problem") {
+  auto cpu = timed("01", "cpu", 100.0);  // 4 GB in 100 ms: 40 GB/s
+  auto small = timed("02", "gpu", 1.0);  // a tenth of the bytes in 1 ms: 400 GB/s
+  small.bytes = 4e8;
+  auto rows = course::make_ladder({cpu, small});
+  REQUIRE(rows[1].speedup_previous == Approx(10.0));
+  REQUIRE(rows[1].speedup_cpu == Approx(10.0));
+}
