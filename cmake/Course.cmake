@@ -33,9 +33,14 @@ function(_course_manifest lesson table target args)
   set_property(GLOBAL APPEND PROPERTY COURSE_MANIFEST "${lesson}\t${table}\t${target}\t${args}")
 endfunction()
 
-# course_add_lesson(<number> <title>)  e.g. course_add_lesson(02 "Max reduction")
+# course_add_lesson(<number> <title> SMALL <arguments>...)
+#   e.g. course_add_lesson(02 "Max reduction" SMALL --n 1000003)
+# SMALL gives the arguments of a small run of every step, for checks that slow kernels down a
+# hundredfold (compute-sanitizer in .ci/gpu-check).
 function(course_add_lesson number title)
+  cmake_parse_arguments(L "" "" "SMALL" ${ARGN})
   _course_manifest(${number} "lesson" "-" "${title}")
+  _course_manifest(${number} "small" "-" "${L_SMALL}")
 endfunction()
 
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]

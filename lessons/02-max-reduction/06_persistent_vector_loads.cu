@@ -17,6 +17,7 @@
 //
 // Launch: 512 threads per block (or --threads, rounded to whole warps); blocks = SMs x the blocks of
 // that size an SM holds at once (or --blocks). The launch-configuration sweep varies both.
+#include "course/launch.h"
 #include "max_reduction.h"
 #include "max_reduction_device.cuh"
 
@@ -32,9 +33,9 @@ __global__ void persistent_max(const float* values, std::size_t n, float* result
 LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
   p.threads = max_reduction::whole_warps(requested.threads > 0 ? requested.threads : 512);
-  int resident = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, persistent_max, p.threads, 0));
-  p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors * resident;
+  p.blocks = requested.blocks > 0
+                 ? requested.blocks
+                 : course::resident_blocks(reinterpret_cast<const void*>(persistent_max), p.threads, 0, device);
   return p;
 }
 

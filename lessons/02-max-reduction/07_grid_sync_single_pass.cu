@@ -18,8 +18,7 @@
 // Launch: as step 06 (512 threads, SMs x resident blocks); --blocks may not exceed what fits at once.
 #include <cooperative_groups.h>
 
-#include <string>
-
+#include "course/launch.h"
 #include "max_reduction.h"
 #include "max_reduction_device.cuh"
 
@@ -40,18 +39,10 @@ __global__ void grid_synchronized_max(const float* values, std::size_t n, float*
 }
 
 LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan& requested) {
-  if (!device.cooperative_launch)
-    throw course::UsageError(device.name + " does not support cooperative launches");
   LaunchPlan p;
   p.threads = max_reduction::whole_warps(requested.threads > 0 ? requested.threads : 512);
-  int resident = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, grid_synchronized_max, p.threads, 0));
-  const int fits = device.multiprocessors * resident;
-  p.blocks = requested.blocks > 0 ? requested.blocks : fits;
-  if (p.blocks > fits)
-    throw course::UsageError("--blocks " + std::to_string(p.blocks) + ": a grid barrier needs every block resident at once, and " +
-                             device.name + " holds at most " + std::to_string(fits) + " blocks of " +
-                             std::to_string(p.threads) + " threads");
+  p.blocks = course::cooperative_grid_blocks(reinterpret_cast<const void*>(grid_synchronized_max), p.threads, 0,
+                                             requested.blocks, device);
   p.scratch_bytes = p.blocks * sizeof(float);
   return p;
 }

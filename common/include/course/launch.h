@@ -1,0 +1,28 @@
+/// @file launch.h
+/// @brief Launch-configuration helpers shared by the lessons.
+#pragma once
+
+#include <cstddef>
+
+#include "course/device.h"
+
+namespace course {
+
+/// The number of blocks for a cooperative launch (a grid that synchronizes with grid.sync()): every
+/// block must be resident at once, or blocks waiting at the grid barrier would wait forever for blocks
+/// that cannot start. Returns @p requested_blocks, or when it is 0 the most blocks the device holds at
+/// once (SMs x resident blocks of this kernel per SM).
+/// @param kernel            the __global__ function, as a pointer
+/// @param threads           threads per block
+/// @param shared_bytes      dynamic shared memory per block
+/// @param requested_blocks  the user's --blocks (0: as many as fit)
+/// @param device            the device's facts
+/// @throws UsageError when the device has no cooperative launch, or @p requested_blocks do not fit
+int cooperative_grid_blocks(const void* kernel, int threads, std::size_t shared_bytes, int requested_blocks,
+                            const DeviceFacts& device);
+
+/// The most blocks of @p kernel with @p threads threads and @p shared_bytes dynamic shared memory that
+/// fit on the device at once (the occupancy calculator, times the SM count).
+int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes, const DeviceFacts& device);
+
+}  // namespace course

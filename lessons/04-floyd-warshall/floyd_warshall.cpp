@@ -1,0 +1,284 @@
+// Lesson 04, Floyd-Warshall: the plumbing every step program shares. It parses the command line, makes
+// or reads the graph, computes the reference, runs the step (timed, with the output poisoned before
+// every run), checks the distances exactly (they are integers) and prints the report.
+#include "floyd_warshall.h"
+
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "course/binary_file.h"
+#include "course/buffers.h"
+#include "course/cli.h"
+#include "course/data.h"
+#include "course/errors.h"
+#include "course/program.h"
+#include "course/report.h"
+#include "course/timing.h"
+#include "course/verify.h"
+
+namespace floyd_warshall {
+
+std::vector<std::int32_t> make_graph(const GraphOptions& o) {
+  if (o.vertices == 0) throw std::invalid_argument("a graph needs at least one vertex");
+  if (!(o.density >= 0.0 && o.density <= 1.0)) throw std::invalid_argument("density must lie in [0, 1]");
+  if (o.parts < 1) throw std::invalid_argument("a graph has at least one part");
+  if (o.max_weight < 1 || static_cast<double>(o.max_weight) * (o.vertices - 1) >= kNoEdge)
+    throw std::invalid_argument("max_weight must be at least 1 and keep every path below kNoEdge");
+  const std::size_t n = o.vertices;
+  const course::CounterRng part_of(o.seed ^ 0x5061727473ull), coin(o.seed), weight(o.seed + 0x9E37ull);
+  std::vector<int> part(n);
+  for (std::size_t v = 0; v < n; ++v) part[v] = static_cast<int>(part_of.bits(v) % static_cast<unsigned>(o.parts));
+  std::vector<std::int32_t> g(n * n, kNoEdge);
+  auto draw_weight = [&](std::size_t index) {
+    return static_cast<std::int32_t>(1 + weight.bits(index) % static_cast<std::uint64_t>(o.max_weight));
+  };
+  const long long rows = static_cast<long long>(n);
+#pragma omp parallel for schedule(static)
+  for (long long r = 0; r < rows; ++r) {
+    const std::size_t i = static_cast<std::size_t>(r);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t index = i * n + j;
+      if (i == j) g[index] = 0;
+      else if (part[i] == part[j] && coin.open_unit(index) < o.density) g[index] = draw_weight(index);
+    }
+  }
+  // A chain through each part, in index order: long shortest paths that cross many k.
+  std::vector<std::size_t> last(static_cast<std::size_t>(o.parts), n);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::size_t& previous = last[static_cast<std::size_t>(part[v])];
+    if (previous != n) g[previous * n + v] = std::min(g[previous * n + v], draw_weight(previous * n + v));
+    previous = v;
+  }
+  return g;
+}
+
+void validate_graph(const std::vector<std::int32_t>& g, std::size_t n, const std::string& source) {
+  // No path has more than n - 1 edges, so weights up to this bound keep every distance below kNoEdge.
+  const std::int64_t largest = n > 1 ? (kNoEdge - 1) / static_cast<std::int64_t>(n - 1) : kNoEdge - 1;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::int32_t w = g[i * n + j];
+      const std::string where = source + ": weight [" + std::to_string(i) + "][" + std::to_string(j) + "] = " +
+                                std::to_string(w);
+      if (i == j && w != 0) throw course::UsageError(where + ": the diagonal must be 0");
+      if (w < 0) throw course::UsageError(where + ": negative weights are not supported");
+      if (w != kNoEdge && w > largest)
+        throw course::UsageError(where + " is too large: with " + std::to_string(n) + " vertices weights must be at most " +
+                                 std::to_string(largest) + " (or " + std::to_string(kNoEdge) + " for no edge)");
+    }
+}
+
+std::vector<std::int32_t> reference_distances(const std::vector<std::int32_t>& graph, std::size_t n) {
+  std::vector<std::int32_t> d = graph;
+  const long long rows = static_cast<long long>(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::int32_t* row_k = d.data() + k * n;
+#pragma omp parallel for schedule(static)
+    for (long long r = 0; r < rows; ++r) {
+      const std::size_t i = static_cast<std::size_t>(r);
+      const std::int32_t d_ik = d[i * n + k];
+      if (i == k || d_ik == kNoEdge) continue;  // row k cannot change in round k; nor can unreachable rows
+      std::int32_t* row_i = d.data() + i * n;
+      for (std::size_t j = 0; j < n; ++j) row_i[j] = std::min(row_i[j], d_ik + row_k[j]);
+    }
+  }
+  return d;
+}
+
+std::vector<std::int32_t> distances_from(const std::vector<std::int32_t>& g, std::size_t n, std::size_t source) {
+  std::vector<std::int32_t> dist(n, kNoEdge);
+  std::vector<char> done(n, 0);
+  dist[source] = 0;
+  for (std::size_t round = 0; round < n; ++round) {
+    std::size_t u = n;
+    for (std::size_t v = 0; v < n; ++v)
+      if (!done[v] && dist[v] != kNoEdge && (u == n || dist[v] < dist[u])) u = v;
+    if (u == n) break;  // everything left is unreachable
+    done[u] = 1;
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::int32_t w = g[u * n + v];
+      if (w != kNoEdge && dist[u] + w < dist[v]) dist[v] = dist[u] + w;
+    }
+  }
+  return dist;
+}
+
+namespace {
+
+bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
+
+struct Input {
+  std::vector<std::int32_t> graph;
+  std::size_t n = 0;
+};
+
+Input load_input(const course::CommandLine& cli, const course::CommonOptions& common, const Step& step) {
+  Input in;
+  if (!common.input.empty()) {
+    for (const char* option : {"n", "density", "max-weight", "parts"})
+      if (cli.given(option))
+        throw course::UsageError(std::string("--") + option + " and --input cannot be combined (the file holds the graph)");
+    course::Array<std::int32_t> a = course::read_single_array<std::int32_t>(common.input);
+    if (a.rows != a.columns)
+      throw course::UsageError(common.input + ": an adjacency matrix must be square, this one is " +
+                               std::to_string(a.rows) + " x " + std::to_string(a.columns));
+    in.n = a.rows;
+    in.graph = std::move(a.values);
+    validate_graph(in.graph, in.n, common.input);
+    return in;
+  }
+  GraphOptions o;
+  o.vertices = cli.given("n") ? cli.size("n") : step.default_vertices;
+  o.density = static_cast<double>(cli.integer("density")) / 1000.0;
+  o.max_weight = static_cast<std::int32_t>(cli.integer("max-weight"));
+  o.parts = static_cast<int>(cli.integer("parts"));
+  o.seed = common.seed;
+  if (static_cast<double>(o.max_weight) * (o.vertices - 1) >= kNoEdge)
+    throw course::UsageError("--max-weight " + std::to_string(o.max_weight) + " is too large for " +
+                             std::to_string(o.vertices) + " vertices: a path could reach the no-edge value");
+  in.n = o.vertices;
+  in.graph = make_graph(o);
+  return in;
+}
+
+// The check: every distance against the CPU reference, or (for large n, where the reference takes
+// minutes) sampled rows recomputed independently by Dijkstra's algorithm.
+course::Verdict check(const std::vector<std::int32_t>& graph, std::size_t n, const std::vector<std::int32_t>& got,
+                      const std::string& how) {
+  const bool full = how == "full" || (how == "auto" && n <= 4096);
+  if (full) {
+    const std::vector<std::int32_t> expected = reference_distances(graph, n);
+    return course::compare_exact(got.data(), expected.data(), n * n);
+  }
+  const long long samples = static_cast<long long>(std::min<std::size_t>(n, 48));
+  const course::CounterRng pick(0xD1CE);
+  std::vector<course::Verdict> rows(static_cast<std::size_t>(samples));
+#pragma omp parallel for schedule(dynamic)
+  for (long long s = 0; s < samples; ++s) {
+    const std::size_t row = s == 0 ? 0 : (s == 1 ? n - 1 : pick.bits(static_cast<std::uint64_t>(s)) % n);
+    const std::vector<std::int32_t> expected = distances_from(graph, n, row);
+    rows[static_cast<std::size_t>(s)] = course::compare_exact(got.data() + row * n, expected.data(), n);
+    rows[static_cast<std::size_t>(s)].worst_index += row * n;
+  }
+  course::Verdict overall;
+  for (const course::Verdict& v : rows)
+    if (!v.pass && overall.pass) overall = v;
+  overall.checked = static_cast<std::size_t>(samples) * n;
+  return overall;
+}
+
+course::Measurement describe(const Step& step, std::size_t n) {
+  course::Measurement m;
+  m.lesson = "04";
+  m.step = step.number;
+  m.title = step.title;
+  m.kind = step.kind;
+  m.size = "n=" + std::to_string(n);
+  m.operations = static_cast<double>(n) * n * n;  // one add-min per (i, j, k)
+  m.rate_unit = "Gop/s";
+  return m;
+}
+
+int report(course::Measurement m, const course::Verdict& v, std::size_t n, const std::string& how,
+           const course::CommonOptions& common, const std::vector<std::int32_t>& dist) {
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  const bool sampled = !(how == "full" || (how == "auto" && n <= 4096));
+  m.detail = v.describe(n) + (sampled ? " [" + std::to_string(v.checked / n) + " rows checked by Dijkstra]" : "");
+  course::print_measurement(std::cout, m, common.format);
+  if (!common.output.empty()) {
+    course::BinaryWriter out(common.output);
+    out.write(dist.data(), n, n);
+    out.close();
+  }
+  return v.pass ? course::kExitPass : course::kExitFail;
+}
+
+int skip_without_device(const std::string& program, const Step& step, std::size_t n, const std::string& why,
+                        const course::CommonOptions& common) {
+  course::Measurement m = describe(step, n);
+  m.device = "none";
+  m.verdict = "SKIP";
+  m.detail = "no CUDA device (" + why + ")";
+  std::cerr << program << ": skipped: no CUDA device (" << why << ")\n";
+  course::print_measurement(std::cout, m, common.format);
+  return course::kExitSkipped;
+}
+
+}  // namespace
+
+std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::int32_t>& graph, std::size_t n,
+                                       const LaunchPlan& requested) {
+  const course::DeviceFacts device = course::query_device();
+  const LaunchPlan plan = step.plan(n, device, requested);
+  course::DeviceBuffer<std::int32_t> d_graph(n * n, "graph");
+  course::DeviceBuffer<std::int32_t> d_dist(n * n, "distances");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  d_graph.upload(graph);
+  d_dist.poison();
+  step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return d_dist.to_host();
+}
+
+int step_main(int argc, char** argv, const Step& step) {
+  std::string program = argv[0];
+  program = program.substr(program.find_last_of('/') + 1);  // lesson04_06_blocked_shared_tiles
+  return course::run_program(program.c_str(), [&]() -> int {
+    course::CommandLine cli(program, std::string("Lesson 04, step ") + step.number + ": Floyd-Warshall, " +
+                                         step.title + ". All-pairs shortest paths of a seeded random graph.");
+    cli.add_size("n", step.default_vertices, "number of vertices", 1, 46340);  // n^2 ints must index in 31 bits
+    cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
+    cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
+    cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
+    cli.add_text("check", "auto", "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
+                                  "(full up to n = 4096)", "HOW");
+    cli.add_common_options(is_gpu(step) ? 10 : 2);
+    if (is_gpu(step)) {
+      cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+      cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
+    }
+    if (!cli.parse(argc, argv)) return course::kExitPass;
+    const std::string how = cli.text("check");
+    if (how != "auto" && how != "full" && how != "sample")
+      throw course::UsageError("--check: '" + how + "' is not one of full, sample, auto");
+    course::CommonOptions common = cli.common();
+    if (!is_gpu(step) && !cli.given("warmup")) common.timing.warmup = 0;  // one long CPU run needs no warm-up
+    std::string why;
+    if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
+      return skip_without_device(program, step, cli.given("n") ? cli.size("n") : step.default_vertices, why, common);
+    const Input in = load_input(cli, common, step);
+    const std::size_t n = in.n;
+    course::Measurement m = describe(step, n);
+    std::vector<std::int32_t> dist(n * n);
+
+    if (!is_gpu(step)) {
+      m.device = "CPU, 1 thread";
+      m.time = course::time_cpu([&] { step.run_cpu(in.graph.data(), dist.data(), n); }, common.timing,
+                                [&] { std::fill(dist.begin(), dist.end(), -1); });
+      return report(m, check(in.graph, n, dist, how), n, how, common, dist);
+    }
+    if (!course::cuda_device_available(&why)) return skip_without_device(program, step, n, why, common);
+    const course::DeviceFacts device = course::query_device();
+    LaunchPlan requested;
+    requested.threads = static_cast<int>(cli.integer("threads"));
+    requested.blocks = static_cast<int>(cli.integer("blocks"));
+    const LaunchPlan plan = step.plan(n, device, requested);
+    course::DeviceBuffer<std::int32_t> d_graph(n * n, "graph");
+    course::DeviceBuffer<std::int32_t> d_dist(n * n, "distances");
+    course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+    d_graph.upload(in.graph);
+    course::Stream stream;
+    m.time = course::time_gpu(
+        [&](cudaStream_t s) { step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), s); },
+        common.timing, stream.get(), [&](cudaStream_t s) { d_dist.poison(s); });
+    d_dist.download(dist.data(), n * n);  // the last timed run's answer
+    m.device = device.name;
+    m.ceiling = device.peak_int32_gops();
+    m.ceiling_name = "integer issue rate (one add-min per lane per clock)";
+    return report(m, check(in.graph, n, dist, how), n, how, common, dist);
+  });
+}
+
+}  // namespace floyd_warshall

@@ -1,0 +1,101 @@
+// Lesson 04, Floyd-Warshall: what every step of the lesson shares on the host side.
+//
+// All-pairs shortest paths on a dense directed graph of n vertices. The graph is an n x n matrix of
+// int32 weights in row-major order: graph[i * n + j] is the weight of the edge i -> j, kNoEdge where
+// there is none, and 0 on the diagonal. Each step turns it into the matrix of shortest distances
+// (kNoEdge where j cannot be reached from i). Every step file defines one `Step`, kThisStep.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "course/device.h"
+
+namespace floyd_warshall {
+
+/// "No edge", and "unreachable" in the result: 2^30 - 1. Every step computes min(d, a + b) with a, b
+/// and d at most kNoEdge, so a + b is at most 2^31 - 2 and never overflows an int32: the classic
+/// INT_MAX + w bug cannot happen. A missing edge stays at least kNoEdge in every sum, so it never
+/// improves a distance.
+constexpr std::int32_t kNoEdge = (1 << 30) - 1;
+static_assert(2LL * kNoEdge <= std::numeric_limits<std::int32_t>::max(), "two sentinels must add without overflow");
+
+/// Default problem size (the size the original study timed).
+constexpr std::size_t kDefaultVertices = 2048;
+
+/// How the seeded generator draws a graph.
+struct GraphOptions {
+  std::size_t vertices = kDefaultVertices;  ///< n
+  double density = 0.05;                    ///< chance of each possible edge inside a part
+  std::int32_t max_weight = 1000;           ///< weights are drawn from [1, max_weight]
+  int parts = 4;                            ///< vertices fall into this many parts with no edges between them
+  std::uint64_t seed = 1;                   ///< generator seed
+};
+
+/// A seeded random graph: vertex v belongs to part hash(v) mod parts, edges only join vertices of the
+/// same part (so some pairs are unreachable), each present with probability `density`, weights
+/// uniform in [1, max_weight]; a chain through each part's vertices in index order makes long
+/// shortest paths likely. Throws std::invalid_argument for bad options.
+std::vector<std::int32_t> make_graph(const GraphOptions& options);
+
+/// Checks that `graph` is a valid input: zero diagonal, every weight in [0, kNoEdge], and weights
+/// small enough that no path of n - 1 edges can reach kNoEdge. Throws course::UsageError naming the
+/// first problem (`source` names the file in the message).
+void validate_graph(const std::vector<std::int32_t>& graph, std::size_t n, const std::string& source);
+
+/// The reference: Floyd-Warshall on the CPU, rows split over the cores with OpenMP.
+std::vector<std::int32_t> reference_distances(const std::vector<std::int32_t>& graph, std::size_t n);
+
+/// Shortest distances from one vertex, by Dijkstra's algorithm on the dense matrix (an independent
+/// check of single rows for sizes where the full reference would take too long).
+std::vector<std::int32_t> distances_from(const std::vector<std::int32_t>& graph, std::size_t n, std::size_t source);
+
+/// How a GPU step launches for a given n: chosen once, outside the timed region.
+struct LaunchPlan {
+  int threads = 0;                ///< threads per block
+  int blocks = 0;                 ///< blocks per grid (for steps that choose it)
+  std::size_t padded = 0;         ///< n rounded up to the step's tile size (steps that pad)
+  std::size_t scratch_bytes = 0;  ///< device scratch the step needs
+};
+
+/// One rung of the ladder.
+struct Step {
+  const char* number;  ///< "06"
+  const char* title;   ///< "blocked, shared-memory tiles"
+  const char* kind;    ///< "cpu" or "gpu"
+
+  /// CPU steps: distances of graph (n x n) into dist.
+  void (*run_cpu)(const std::int32_t* graph, std::int32_t* dist, std::size_t n);
+
+  /// GPU steps: picks the launch for n vertices; `requested` carries --threads/--blocks (0 = the
+  /// step's choice).
+  LaunchPlan (*plan)(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested);
+
+  /// GPU steps: enqueues into stream the distances of graph (device, n x n) into dist (device, n x n,
+  /// poisoned by the caller). `scratch` holds plan.scratch_bytes bytes. Every launch is checked.
+  void (*run_gpu)(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
+                  void* scratch, cudaStream_t stream);
+
+  /// The size the program runs by default (smaller for the one-thread step).
+  std::size_t default_vertices;
+  /// The largest n the tests give this step (a single GPU thread cannot do n^3 work quickly).
+  std::size_t largest_test_vertices;
+};
+
+/// The step a program or test was built with (each step file defines it).
+extern const Step kThisStep;
+
+/// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
+int step_main(int argc, char** argv, const Step& step);
+
+/// Runs a GPU step once on `graph` and returns the distances (the output poisoned first). Used by the
+/// tests. Throws course::CudaError on any CUDA failure.
+std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::int32_t>& graph, std::size_t n,
+                                       const LaunchPlan& requested = {});
+
+}  // namespace floyd_warshall

@@ -1,0 +1,163 @@
+// Lesson 04, Floyd-Warshall: device building blocks that several steps share. Each is introduced, and
+// explained, by the step named beside it; later steps reuse it from here instead of copying it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "course/check.h"
+#include "floyd_warshall.h"
+
+namespace floyd_warshall {
+
+// Step 03. Every GPU step starts from a copy of the graph: the distances are computed in place in
+// the output, so the input stays untouched for the next run.
+inline void copy_graph(const std::int32_t* graph, std::int32_t* dist, std::size_t n, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(dist, graph, n * n * sizeof(std::int32_t), cudaMemcpyDeviceToDevice, stream));
+}
+
+// Step 03. The relaxation at the heart of every step: is the path i -> k -> j shorter than the best
+// so far? Only an improvement is written. In round k neither row k nor column k can improve (the
+// diagonal is 0, or kNoEdge for padding), so no thread ever writes what another thread reads in the
+// same round, and elements that do not change cost no memory write.
+__device__ inline void relax(std::int32_t* d_ij, std::int32_t d_ik, std::int32_t d_kj) {
+  const std::int32_t through_k = d_ik + d_kj;  // both at most kNoEdge: no overflow
+  if (through_k < *d_ij) *d_ij = through_k;
+}
+
+// Step 03. Threads per block: --threads rounded down to whole warps, 256 by default.
+inline int whole_warps_or_default(const LaunchPlan& requested) {
+  const int threads = requested.threads > 0 ? requested.threads : 256;
+  return threads < 32 ? 32 : (threads > 1024 ? 1024 : threads / 32 * 32);
+}
+
+// Step 04. Steps 04 and 05 run all rounds in one cooperative launch of a kernel(int32_t* d, int n):
+// the plan sizes the grid so that every block is resident at once, and the launch copies the graph
+// and starts the kernel with cudaLaunchCooperativeKernel.
+LaunchPlan cooperative_plan(const void* kernel, const course::DeviceFacts& device, const LaunchPlan& requested);
+void launch_all_rounds(const void* kernel, const std::int32_t* graph, std::int32_t* dist, std::size_t n,
+                       const LaunchPlan& plan, cudaStream_t stream);
+
+// Step 06. The blocked steps work on tiles, so they copy the graph into a matrix padded to a multiple
+// of the tile. The padding vertices have no edges (kNoEdge everywhere, their diagonal included), so
+// no path runs through them and they change nothing. With n already a multiple of the tile, they work
+// in the output directly.
+std::size_t padded_size(std::size_t n, std::size_t tile);
+std::int32_t* start_padded(const std::int32_t* graph, std::int32_t* dist, std::size_t n, std::size_t padded,
+                           void* scratch, cudaStream_t stream);
+void finish_padded(const std::int32_t* work, std::int32_t* dist, std::size_t n, std::size_t padded,
+                   cudaStream_t stream);
+
+// Step 06. Phase 1 of round kb: the dependent tile on the diagonal, (kb, kb), closed over its own
+// TILE vertices, one k at a time with a barrier between them. One block of 32 x 32 threads; each
+// thread owns (TILE / 32)^2 elements. Shared memory: TILE x TILE ints.
+template <int TILE>
+__global__ void blocked_phase1(std::int32_t* d, int n, int kb) {
+  extern __shared__ std::int32_t tile[];
+  constexpr int R = TILE / 32;
+  const int base = kb * TILE;
+  for (int a = 0; a < R; ++a)
+    for (int b = 0; b < R; ++b) {
+      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
+      tile[r * TILE + c] = d[static_cast<std::size_t>(base + r) * n + base + c];
+    }
+  __syncthreads();
+  for (int k = 0; k < TILE; ++k) {
+    for (int a = 0; a < R; ++a)
+      for (int b = 0; b < R; ++b) {
+        const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
+        relax(&tile[r * TILE + c], tile[r * TILE + k], tile[k * TILE + c]);
+      }
+    __syncthreads();
+  }
+  for (int a = 0; a < R; ++a)
+    for (int b = 0; b < R; ++b) {
+      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
+      d[static_cast<std::size_t>(base + r) * n + base + c] = tile[r * TILE + c];
+    }
+}
+
+// Step 06. Phase 2 of round kb: the tiles in row kb (blockIdx.y == 0) and in column kb
+// (blockIdx.y == 1), each closed over the kb vertices using the finished diagonal tile. Block
+// blockIdx.x works on tile t = blockIdx.x (the diagonal tile, t == kb, is skipped). Shared memory:
+// 2 x TILE x TILE ints.
+template <int TILE>
+__global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
+  if (static_cast<int>(blockIdx.x) == kb) return;
+  extern __shared__ std::int32_t shared[];
+  std::int32_t* diagonal = shared;
+  std::int32_t* own = shared + TILE * TILE;
+  constexpr int R = TILE / 32;
+  const bool in_row = blockIdx.y == 0;
+  const int base = kb * TILE, other = blockIdx.x * TILE;
+  const int row0 = in_row ? base : other, col0 = in_row ? other : base;
+  for (int a = 0; a < R; ++a)
+    for (int b = 0; b < R; ++b) {
+      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
+      diagonal[r * TILE + c] = d[static_cast<std::size_t>(base + r) * n + base + c];
+      own[r * TILE + c] = d[static_cast<std::size_t>(row0 + r) * n + col0 + c];
+    }
+  __syncthreads();
+  for (int k = 0; k < TILE; ++k) {
+    for (int a = 0; a < R; ++a)
+      for (int b = 0; b < R; ++b) {
+        const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
+        if (in_row) relax(&own[r * TILE + c], diagonal[r * TILE + k], own[k * TILE + c]);
+        else relax(&own[r * TILE + c], own[r * TILE + k], diagonal[k * TILE + c]);
+      }
+    __syncthreads();
+  }
+  for (int a = 0; a < R; ++a)
+    for (int b = 0; b < R; ++b) {
+      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
+      d[static_cast<std::size_t>(row0 + r) * n + col0 + c] = own[r * TILE + c];
+    }
+}
+
+// Step 06. Launches phases 1 and 2 of round kb (phase 3 is each step's own).
+template <int TILE>
+void launch_phases_1_and_2(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
+  const dim3 threads(32, 32);
+  blocked_phase1<TILE><<<1, threads, TILE * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
+  CUDA_CHECK_LAUNCH();
+  blocked_phase2<TILE><<<dim3(padded / TILE, 2), threads, 2 * TILE * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
+  CUDA_CHECK_LAUNCH();
+}
+
+// Step 06. Tiles above 64 x 64 need more than the default 48 KB of shared memory per block.
+template <int TILE>
+void allow_phase_shared_memory() {
+  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase1<TILE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  TILE * TILE * static_cast<int>(sizeof(std::int32_t))));
+  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase2<TILE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  2 * TILE * TILE * static_cast<int>(sizeof(std::int32_t))));
+}
+
+// Step 06. The plan of a blocked step: n padded to its tile, a padded working matrix when needed.
+inline LaunchPlan blocked_plan(std::size_t n, std::size_t tile, int threads) {
+  LaunchPlan p;
+  p.threads = threads;
+  p.padded = padded_size(n, tile);
+  p.blocks = static_cast<int>((p.padded / tile) * (p.padded / tile));
+  p.scratch_bytes = p.padded == n ? 0 : p.padded * p.padded * sizeof(std::int32_t);
+  return p;
+}
+
+// Step 06. The rounds of a blocked step: phases 1 and 2 as above, then the step's own phase 3,
+// launched by `phase3(work, padded, kb, tiles, stream)`.
+template <int TILE, class Phase3>
+void run_blocked(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
+                 void* scratch, cudaStream_t stream, Phase3 phase3) {
+  std::int32_t* work = start_padded(graph, dist, n, plan.padded, scratch, stream);
+  const int padded = static_cast<int>(plan.padded), tiles = padded / TILE;
+  for (int kb = 0; kb < tiles; ++kb) {
+    launch_phases_1_and_2<TILE>(work, padded, kb, stream);
+    phase3(work, padded, kb, tiles, stream);
+    CUDA_CHECK_LAUNCH();
+  }
+  finish_padded(work, dist, n, plan.padded, stream);
+}
+
+}  // namespace floyd_warshall

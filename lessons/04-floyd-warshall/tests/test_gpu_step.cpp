@@ -1,0 +1,119 @@
+// Tests of one GPU step of lesson 04, built once per step (lesson04_NN_..._test): the distances must
+// equal the CPU reference exactly on awkward sizes, several seeds, and the graphs where shortest-path
+// codes typically go wrong.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "course/test_sizes.h"
+#include "floyd_warshall.h"
+
+using floyd_warshall::kNoEdge;
+using floyd_warshall::kThisStep;
+
+namespace {
+
+std::vector<std::int32_t> no_edges(std::size_t n) {
+  std::vector<std::int32_t> g(n * n, kNoEdge);
+  for (std::size_t v = 0; v < n; ++v) g[v * n + v] = 0;
+  return g;
+}
+
+void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
+                          const floyd_warshall::LaunchPlan& requested = {}) {
+  const auto expected = floyd_warshall::reference_distances(graph, n);
+  const auto got = floyd_warshall::run_gpu_once(kThisStep, graph, n, requested);
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t e = 0; e < n * n; ++e)
+    if (got[e] != expected[e] && wrong++ == 0) first = e;
+  INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
+               << requested.blocks << ": " << wrong << " wrong distances; first at [" << first / n << "]["
+               << first % n << "]: got " << got[first] << ", expected " << expected[first]);
+  REQUIRE(wrong == 0);
+}
+
+std::vector<std::size_t> sizes_for_this_step() {
+  std::vector<std::size_t> sizes;
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), std::size_t(64),
+                        std::size_t(1000), std::size_t(2049)})
+    if (n <= kThisStep.largest_test_vertices) sizes.push_back(n);
+  return sizes;
+}
+
+floyd_warshall::GraphOptions options(std::size_t n, std::uint64_t seed) {
+  floyd_warshall::GraphOptions o;
+  o.vertices = n;
+  o.seed = seed;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("matches the CPU on awkward sizes and several seeds") {
+  for (std::size_t n : sizes_for_this_step())
+    for (auto seed : course::test_seeds()) {
+      if (n > 100 && seed > 1) continue;  // one seed is enough for the big ones
+      require_step_matches(floyd_warshall::make_graph(options(n, seed)), n);
+    }
+}
+
+TEST_CASE("matches the CPU at the default size") {
+  const std::size_t n = std::min(kThisStep.default_vertices, kThisStep.largest_test_vertices);
+  require_step_matches(floyd_warshall::make_graph(options(n, 5)), n);
+}
+
+TEST_CASE("a graph without edges: everything stays unreachable") {
+  for (std::size_t n : sizes_for_this_step()) {
+    const auto graph = no_edges(n);
+    const auto got = floyd_warshall::run_gpu_once(kThisStep, graph, n);
+    INFO("n = " << n);
+    REQUIRE(got == graph);  // kNoEdge + kNoEdge never wrapped round to something small
+  }
+}
+
+TEST_CASE("unreachable parts, dense parts and zero weights") {
+  const std::size_t n = std::min<std::size_t>(200, kThisStep.largest_test_vertices);
+  auto o = options(n, 9);
+  o.parts = 7;  // many pairs unreachable
+  require_step_matches(floyd_warshall::make_graph(o), n);
+  o.parts = 1;
+  o.density = 1.0;  // complete graph
+  require_step_matches(floyd_warshall::make_graph(o), n);
+  auto zero = floyd_warshall::make_graph(options(n, 10));
+  for (auto& w : zero)
+    if (w != kNoEdge && w % 3 == 0) w = 0;  // zero-weight edges make many ties
+  require_step_matches(zero, n);
+}
+
+TEST_CASE("a single chain: every distance runs through all the vertices before it") {
+  const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
+  auto chain = no_edges(n);
+  for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 7);
+  require_step_matches(chain, n);
+}
+
+TEST_CASE("the largest allowed weights never overflow") {
+  const std::size_t n = std::min<std::size_t>(33, kThisStep.largest_test_vertices);
+  const std::int32_t heaviest = static_cast<std::int32_t>((kNoEdge - 1) / static_cast<std::int64_t>(n - 1));
+  auto heavy = no_edges(n);
+  for (std::size_t v = 0; v + 1 < n; ++v) heavy[v * n + v + 1] = heaviest;  // the longest path nearly reaches kNoEdge
+  floyd_warshall::validate_graph(heavy, n, "test graph");
+  require_step_matches(heavy, n);
+  const auto got = floyd_warshall::run_gpu_once(kThisStep, heavy, n);
+  REQUIRE(got[n - 1] == heaviest * static_cast<std::int32_t>(n - 1));
+  REQUIRE(*std::min_element(got.begin(), got.end()) >= 0);
+}
+
+TEST_CASE("any launch configuration gives the same distances") {
+  const std::size_t n = std::min<std::size_t>(257, kThisStep.largest_test_vertices);
+  const auto graph = floyd_warshall::make_graph(options(n, 12));
+  for (int threads : {32, 96, 1024})
+    for (int blocks : {0, 1, 7}) {
+      floyd_warshall::LaunchPlan requested;
+      requested.threads = threads;
+      requested.blocks = blocks;
+      require_step_matches(graph, n, requested);
+    }
+}
