@@ -73,11 +73,16 @@ ArrayHeader BinaryReader::read_header() {
   h.columns = load_u32(raw + 12);
   if (h.rows == 0 || h.columns == 0)
     throw UsageError(path_ + ": empty array (" + std::to_string(h.rows) + " x " + std::to_string(h.columns) + ")");
-  std::uint64_t payload = static_cast<std::uint64_t>(h.count()) * element_size(h.type);
-  if (payload > remaining_)
+  // rows x columns fits in 64 bits, but times the element size it may not: compare counts, not bytes.
+  const std::uint64_t count = static_cast<std::uint64_t>(h.rows) * h.columns;
+  const std::uint64_t size = element_size(h.type);
+  if (count > remaining_ / size) {
+    const bool fits = count <= std::numeric_limits<std::uint64_t>::max() / size;
     throw UsageError(path_ + ": truncated: header says " + std::to_string(h.rows) + " x " +
-                     std::to_string(h.columns) + " " + element_type_name(h.type) + " (" + std::to_string(payload) +
-                     " bytes) but only " + std::to_string(remaining_) + " bytes follow");
+                     std::to_string(h.columns) + " " + element_type_name(h.type) + " (" +
+                     (fits ? std::to_string(count * size) : std::string("over 2^64")) + " bytes) but only " +
+                     std::to_string(remaining_) + " bytes follow");
+  }
   return h;
 }
 

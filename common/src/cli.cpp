@@ -66,9 +66,13 @@ long long parse_integer(const std::string& text, const std::string& option, long
   }
   unsigned long long magnitude = 0;
   if (!all_digits(digits)) throw UsageError(name + ": " + quoted(text) + " is not a whole number");
-  if (!to_unsigned(digits, magnitude) || magnitude > 9223372036854775807ull)
+  // The magnitude of the most negative value, 2^63, is one more than the largest positive one.
+  const unsigned long long limit = negative ? 9223372036854775808ull : 9223372036854775807ull;
+  if (!to_unsigned(digits, magnitude) || magnitude > limit)
     throw UsageError(name + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-  long long value = negative ? -static_cast<long long>(magnitude) : static_cast<long long>(magnitude);
+  long long value = !negative ? static_cast<long long>(magnitude)
+                    : magnitude == limit ? std::numeric_limits<long long>::min()
+                                         : -static_cast<long long>(magnitude);
   if (value < min || value > max)
     throw UsageError(name + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return value;
@@ -76,7 +80,9 @@ long long parse_integer(const std::string& text, const std::string& option, long
 
 double parse_number(const std::string& text, const std::string& option) {
   const std::string name = "--" + option;
-  if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.'))
+  // strtod also reads hexadecimal ("0x10"); only decimal digits, a point and an exponent are meant.
+  if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.') ||
+      text.find_first_of("xX") != std::string::npos)
     throw UsageError(name + ": " + quoted(text) + " is not a non-negative number");
   errno = 0;
   char* end = nullptr;

@@ -27,6 +27,9 @@ std::vector<T> uniform_open(std::size_t n, T low, T high, std::uint64_t seed, co
   CounterRng rng(seed);
   const T inside_low = std::nextafter(low, high);
   const T inside_high = std::nextafter(high, low);
+  // Adjacent bounds leave nothing to return: stepping inside would land on the other bound.
+  if (!(inside_low < high))
+    throw std::invalid_argument(std::string(who) + " needs a value strictly between low and high");
   return fill<T>(n, [&](std::uint64_t i) {
     T x = static_cast<T>(low + (static_cast<double>(high) - low) * rng.open_unit(i));
     // Rounding can land on a bound; the interval is open, so step back inside.

@@ -173,7 +173,8 @@ std::string to_json(const Measurement& m) {
     if (!numeric) {
       out += json_string(f[i]);
     } else {
-      out += f[i] == "nan" || f[i] == "inf" || f[i] == "-inf" ? "null" : f[i];
+      // printf writes a negative NaN as "-nan": any NaN or infinity becomes null.
+      out += f[i].find("nan") != std::string::npos || f[i].find("inf") != std::string::npos ? "null" : f[i];
     }
   }
   return out + "}";
@@ -275,8 +276,14 @@ std::string times(double x) { return x > 0 ? format_significant(x, 3) + "x" : "-
 
 void print_ladder(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows) {
   out << title << "\n\n";
-  TextTable table({"step", "technique", "time ms", "min-max ms", "rate", "% of ceiling", "vs previous",
-                   "vs CPU", "check"});
+  // A size column only when the steps ran different sizes; otherwise the size is said once below.
+  bool sizes_differ = false;
+  for (const LadderRow& r : rows)
+    if (r.m.verdict != "SKIP" && r.m.verdict != "ERROR" && r.m.size != rows.front().m.size) sizes_differ = true;
+  std::vector<std::string> headers{"step", "technique", "time ms", "min-max ms", "rate", "% of ceiling",
+                                   "vs previous", "vs CPU", "check"};
+  if (sizes_differ) headers.insert(headers.begin() + 2, "size");
+  TextTable table(headers);
   for (const LadderRow& r : rows) {
     const Measurement& m = r.m;
     bool timed = m.time.median_ms > 0 && m.verdict != "SKIP";
@@ -284,16 +291,18 @@ void print_ladder(std::ostream& out, const std::string& title, const std::vector
     bool rated = timed && m.verdict == "PASS";
     std::string rate = rated && m.rate() > 0 ? format_significant(m.rate(), 4) + " " + m.rate_unit : "-";
     std::string pct = rated && m.ceiling > 0 ? format_significant(m.percent_of_ceiling(), 3) + "%" : "-";
-    table.add_row({m.step, m.title, timed ? format_significant(m.time.median_ms, 4) : "-",
-                   timed ? format_significant(m.time.min_ms, 3) + "-" + format_significant(m.time.max_ms, 3) : "-",
-                   rate, pct, times(r.speedup_previous), times(r.speedup_cpu), m.verdict});
+    std::vector<std::string> cells{m.step, m.title, timed ? format_significant(m.time.median_ms, 4) : "-",
+                                   timed ? format_significant(m.time.min_ms, 3) + "-" + format_significant(m.time.max_ms, 3) : "-",
+                                   rate, pct, times(r.speedup_previous), times(r.speedup_cpu), m.verdict};
+    if (sizes_differ) cells.insert(cells.begin() + 2, m.size);
+    table.add_row(cells);
   }
   table.print(out);
-  // Say once what the ceiling was and which sizes and device were used.
+  // Say once what the ceiling was, and which size and device were used.
   for (const LadderRow& r : rows) {
     if (r.m.ceiling > 0) {
       out << "\nceiling: " << r.m.ceiling_name << " " << format_significant(r.m.ceiling, 4) << " " << r.m.rate_unit
-          << "; size " << r.m.size << "; device " << r.m.device << "\n";
+          << (sizes_differ ? "" : "; size " + r.m.size) << "; device " << r.m.device << "\n";
       break;
     }
   }

@@ -1,7 +1,13 @@
+// Tests of the report layer: rates, the CSV and JSON forms of a measurement, number formatting, the
+// text table, and the ladder's speed-ups and output files.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -9,8 +15,11 @@
 #include "course/report.h"
 
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
 
 namespace {
+// A passing step that moved 4 GB in @p ms milliseconds.
 course::Measurement timed(const std::string& step, const std::string& kind, double ms,
                           const std::string& verdict = "PASS") {
   course::Measurement m;
@@ -27,121 +36,324 @@ course::Measurement timed(const std::string& step, const std::string& kind, doub
   m.verdict = verdict;
   return m;
 }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
+  return n;
+}
+
+// The raw value after "key": in a JSON object (up to the next comma or closing brace).
+std::string json_value(const std::string& json, const std::string& key) {
+  auto pos = json.find("\"" + key + "\": ");
+  if (pos == std::string::npos) return "<missing>";
+  pos += key.size() + 4;
+  return json.substr(pos, json.find_first_of(",}", pos) - pos);
+}
+
+// True when @p token is a JSON number or null.
+bool json_number_or_null(const std::string& token) {
+  if (token == "null") return true;
+  if (token.empty() || !(token[0] == '-' || (token[0] >= '0' && token[0] <= '9'))) return false;
+  char* end = nullptr;
+  double v = std::strtod(token.c_str(), &end);
+  return *end == '\0' && std::isfinite(v);
+}
+
+const char* const kNumericKeys[] = {"median_ms", "min_ms", "max_ms", "reps", "bytes", "operations",
+                                    "rate", "ceiling", "percent_of_ceiling"};
 }  // namespace
 
-TEST_CASE("rate and share of the ceiling follow from bytes and time") {
+TEST_CASE("the rate in GB/s follows from the bytes and the median time") {
   auto m = timed("05", "gpu", 2.0);  // 4 GB in 2 ms
-  m.ceiling = 4000;
   REQUIRE(m.rate() == Approx(2000.0));
-  REQUIRE(m.percent_of_ceiling() == Approx(50.0));
+  m.operations = 1e12;  // ignored for GB/s
+  REQUIRE(m.rate() == Approx(2000.0));
+  m.time.min_ms = 1.0;  // the median counts, not the minimum
+  REQUIRE(m.rate() == Approx(2000.0));
+}
+
+TEST_CASE("the rate in other units follows from the operations") {
+  auto m = timed("05", "gpu", 2.0);
   m.rate_unit = "GFLOP/s";
   m.operations = 1e9;  // 1e9 operations in 2 ms
   REQUIRE(m.rate() == Approx(500.0));
-  m.time.median_ms = 0;
-  REQUIRE(m.rate() == 0);
 }
 
-TEST_CASE("a measurement survives a CSV round trip with awkward text") {
+TEST_CASE("the rate is zero without a time or a count") {
+  auto m = timed("05", "gpu", 0.0);
+  REQUIRE(m.rate() == 0);
+  m.time.median_ms = -1.0;
+  REQUIRE(m.rate() == 0);
+  auto n = timed("05", "gpu", 1.0);
+  n.bytes = 0;
+  REQUIRE(n.rate() == 0);
+}
+
+TEST_CASE("percent_of_ceiling is the share of the ceiling that the rate reaches") {
+  auto m = timed("05", "gpu", 2.0);
+  REQUIRE(m.percent_of_ceiling() == 0);  // no ceiling known
+  m.ceiling = 4000;
+  REQUIRE(m.percent_of_ceiling() == Approx(50.0));
+  m.ceiling = 1000;
+  REQUIRE(m.percent_of_ceiling() == Approx(200.0));
+}
+
+TEST_CASE("a measurement survives a CSV round trip with commas and quotes") {
   auto m = timed("07", "gpu", 0.0712);
+  m.lesson = "0,2";
   m.title = "single pass, \"grid\" sync";
+  m.kind = "\"";
   m.device = "NVIDIA H100 80GB HBM3";
-  m.size = "n=40960000";
+  m.size = "n=40960000, m=3";
+  m.time.min_ms = 0.07;
+  m.time.max_ms = 0.09;
+  m.time.reps = 20;
+  m.operations = 123456;
   m.ceiling = 3000;
-  m.ceiling_name = "copy bandwidth";
+  m.ceiling_name = "copy bandwidth, \"measured\"";
+  m.verdict = "FAIL";
   m.detail = "FAIL: 1 of 1 differ; worst at [0]: got nan, expected 0.99";
-  auto back = course::from_csv(course::to_csv(m));
+  const std::string row = course::to_csv(m);
+  REQUIRE(row.find('\n') == std::string::npos);
+  auto back = course::from_csv(row);
+  REQUIRE(back.lesson == m.lesson);
+  REQUIRE(back.step == m.step);
   REQUIRE(back.title == m.title);
-  REQUIRE(back.detail == m.detail);
+  REQUIRE(back.kind == m.kind);
+  REQUIRE(back.size == m.size);
   REQUIRE(back.device == m.device);
   REQUIRE(back.time.median_ms == Approx(0.0712));
+  REQUIRE(back.time.min_ms == Approx(0.07));
+  REQUIRE(back.time.max_ms == Approx(0.09));
+  REQUIRE(back.time.reps == 20);
   REQUIRE(back.bytes == Approx(4e9));
+  REQUIRE(back.operations == Approx(123456));
+  REQUIRE(back.rate_unit == "GB/s");
   REQUIRE(back.ceiling == Approx(3000));
-  REQUIRE(back.verdict == "PASS");
+  REQUIRE(back.ceiling_name == m.ceiling_name);
+  REQUIRE(back.verdict == "FAIL");
+  REQUIRE(back.detail == m.detail);
   REQUIRE(back.rate() == Approx(m.rate()).epsilon(1e-5));
 }
 
+TEST_CASE("a measurement with empty text fields survives a CSV round trip") {
+  course::Measurement m;
+  auto back = course::from_csv(course::to_csv(m));
+  REQUIRE(back.title.empty());
+  REQUIRE(back.detail.empty());
+  REQUIRE(back.time.median_ms == 0);
+  REQUIRE(back.time.reps == 0);
+}
+
+TEST_CASE("a newline inside a CSV field never splits the row") {
+  auto m = timed("01", "cpu", 1.0);
+  m.detail = "first line\nsecond line";
+  const std::string row = course::to_csv(m);
+  REQUIRE(row.find('\n') == std::string::npos);
+  REQUIRE_THAT(course::from_csv(row).detail, Contains("first line") && Contains("second line"));
+}
+
 TEST_CASE("from_csv rejects a row with the wrong number of fields") {
-  REQUIRE_THROWS_AS(course::from_csv("02,05,warp shuffle"), course::UsageError);
+  REQUIRE_THROWS_WITH(course::from_csv("02,05,warp shuffle"), Contains("fields") && Contains("has 3"));
+  REQUIRE_THROWS_AS(course::from_csv(""), course::UsageError);
+  const std::string row = course::to_csv(timed("01", "cpu", 1.0));
+  REQUIRE_THROWS_AS(course::from_csv(row + ",extra"), course::UsageError);
+  REQUIRE_THROWS_AS(course::from_csv(row.substr(0, row.rfind(','))), course::UsageError);
+}
+
+TEST_CASE("from_csv rejects text where a number belongs") {
+  REQUIRE_THROWS_WITH(course::from_csv(course::csv_header()), Contains("not a number") && Contains("median_ms"));
 }
 
 TEST_CASE("the CSV header names as many columns as a row has") {
   auto header = course::csv_header();
   auto row = course::to_csv(timed("01", "cpu", 1.0));
+  REQUIRE_THAT(header, StartsWith("lesson,step,title"));
   REQUIRE(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
 }
 
-TEST_CASE("JSON output escapes quotes and newlines") {
+TEST_CASE("JSON output has every column as a key") {
   auto m = timed("03", "gpu", 1.5);
-  m.detail = "say \"hi\"\nthere";
-  auto json = course::to_json(m);
-  REQUIRE_THAT(json, Contains("\"detail\": \"say \\\"hi\\\"\\nthere\""));
-  REQUIRE_THAT(json, Contains("\"median_ms\": 1.5"));
-  REQUIRE(json.front() == '{');
-  REQUIRE(json.back() == '}');
+  m.title = "tiled";
+  const std::string json = course::to_json(m);
+  REQUIRE_THAT(json, StartsWith("{") && EndsWith("}"));
+  std::istringstream header(course::csv_header());
+  for (std::string key; std::getline(header, key, ',');) REQUIRE_THAT(json, Contains("\"" + key + "\": "));
+  REQUIRE(json_value(json, "title") == "\"tiled\"");
+  REQUIRE(json_value(json, "median_ms") == "1.5");
+  REQUIRE(json_value(json, "reps") == "3");
+  REQUIRE(std::strtod(json_value(json, "rate").c_str(), nullptr) == Approx(4e9 / 1.5e-3 / 1e9).epsilon(1e-5));
+  for (const char* key : kNumericKeys) REQUIRE(json_number_or_null(json_value(json, key)));
 }
 
-TEST_CASE("numbers are formatted for people") {
+TEST_CASE("JSON output escapes quotes backslashes and control characters") {
+  auto m = timed("03", "gpu", 1.5);
+  m.detail = "say \"hi\"\nthere\\\tnow";
+  m.title = std::string("bell") + '\x07';
+  auto json = course::to_json(m);
+  REQUIRE_THAT(json, Contains("\"detail\": \"say \\\"hi\\\"\\nthere\\\\\\tnow\""));
+  REQUIRE_THAT(json, Contains("\"title\": \"bell\\u0007\""));
+  REQUIRE(json.find('\n') == std::string::npos);
+}
+
+TEST_CASE("JSON output writes null for numbers that are not finite") {
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}) {
+    auto m = timed("03", "gpu", 1.5);
+    m.time.max_ms = bad;
+    m.ceiling = bad;
+    auto json = course::to_json(m);
+    REQUIRE(json_value(json, "max_ms") == "null");
+    for (const char* key : kNumericKeys) REQUIRE(json_number_or_null(json_value(json, key)));
+  }
+}
+
+TEST_CASE("print_measurement writes text CSV or JSON") {
+  auto m = timed("04", "gpu", 2.0);
+  m.title = "warp shuffle";
+  m.ceiling = 4000;
+  m.ceiling_name = "copy bandwidth";
+  m.detail = "PASS (5 values checked, exact)";
+  std::ostringstream text, csv, json;
+  course::print_measurement(text, m, course::OutputFormat::Text);
+  course::print_measurement(csv, m, course::OutputFormat::Csv);
+  course::print_measurement(json, m, course::OutputFormat::Json);
+  REQUIRE_THAT(text.str(), Contains("warp shuffle") && Contains("2000 GB/s") && Contains("50.0% of copy bandwidth") &&
+                               Contains("PASS (5 values checked, exact)"));
+  REQUIRE(lines_of(csv.str()) == std::vector<std::string>{course::csv_header(), course::to_csv(m)});
+  REQUIRE(json.str() == course::to_json(m) + "\n");
+}
+
+TEST_CASE("a skipped measurement prints why instead of a time") {
+  auto m = timed("04", "gpu", 0.0, "SKIP");
+  m.detail = "no CUDA device";
+  std::ostringstream text;
+  course::print_measurement(text, m, course::OutputFormat::Text);
+  REQUIRE_THAT(text.str(), Contains("skipped: no CUDA device") && !Contains("time"));
+}
+
+TEST_CASE("format_significant keeps the asked significant digits") {
   REQUIRE(course::format_significant(0.07123, 3) == "0.0712");
-  REQUIRE(course::format_significant(1234.6, 3) == "1235");
   REQUIRE(course::format_significant(2.5, 3) == "2.50");
+  REQUIRE(course::format_significant(12.3456, 4) == "12.35");
+  REQUIRE(course::format_significant(0.00123, 3) == "0.00123");
+  REQUIRE(course::format_significant(-0.07123, 2) == "-0.071");
+  REQUIRE(course::format_significant(3.14159) == "3.14");
+}
+
+TEST_CASE("format_significant writes large numbers whole and without exponent") {
+  REQUIRE(course::format_significant(1234.6, 3) == "1235");
+  REQUIRE(course::format_significant(40960000, 3) == "40960000");
+  REQUIRE(course::format_significant(-987654.3, 2) == "-987654");
+}
+
+TEST_CASE("format_significant names zero and non-finite values") {
   REQUIRE(course::format_significant(0, 3) == "0");
-  REQUIRE(course::format_count(40960000) == "40,960,000");
+  REQUIRE(course::format_significant(std::numeric_limits<double>::quiet_NaN()) == "nan");
+  REQUIRE(course::format_significant(std::numeric_limits<double>::infinity()) == "inf");
+  REQUIRE(course::format_significant(-std::numeric_limits<double>::infinity()) == "-inf");
+}
+
+TEST_CASE("format_count groups digits by thousands") {
+  REQUIRE(course::format_count(0) == "0");
   REQUIRE(course::format_count(999) == "999");
   REQUIRE(course::format_count(1000) == "1,000");
+  REQUIRE(course::format_count(999983) == "999,983");
+  REQUIRE(course::format_count(40960000) == "40,960,000");
+  REQUIRE(course::format_count(18446744073709551615ull) == "18,446,744,073,709,551,615");
 }
 
-TEST_CASE("a text table aligns its columns and checks its rows") {
+TEST_CASE("a text table aligns numbers right and text left under a rule") {
+  course::TextTable table({"step", "title", "ms"});
+  table.add_row({"1", "cpu loop", "12.5"});
+  table.add_row({"02", "gpu", "3"});
+  table.add_row({"03", "x", "-"});
+  std::ostringstream out;
+  table.print(out);
+  REQUIRE(lines_of(out.str()) == std::vector<std::string>{
+                                     "step  title     ms",
+                                     "--------------------",
+                                     "   1  cpu loop  12.5",
+                                     "  02  gpu          3",
+                                     "  03  x         -",
+                                 });
+}
+
+TEST_CASE("a text table widens a column to its longest cell") {
   course::TextTable table({"step", "time"});
   table.add_row({"01", "12.5"});
   table.add_row({"02 long name", "3"});
   std::ostringstream out;
   table.print(out);
-  const std::string text = out.str();
-  REQUIRE_THAT(text, Contains("step          time"));
-  REQUIRE_THAT(text, Contains("02 long name     3"));
+  auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 4);
+  REQUIRE(lines[0] == "step          time");
+  REQUIRE(lines[1] == std::string(18, '-'));
+  REQUIRE(lines[3] == "02 long name     3");
+}
+
+TEST_CASE("a text table rejects a row with the wrong number of cells") {
+  course::TextTable table({"step", "time"});
   REQUIRE_THROWS_AS(table.add_row({"only one cell"}), std::invalid_argument);
+  REQUIRE_THROWS_AS(table.add_row({"a", "b", "c"}), std::invalid_argument);
+  std::ostringstream out;
+  table.print(out);
+  REQUIRE(lines_of(out.str()).size() == 2);  // header and rule: the bad rows were not added
 }
 
 TEST_CASE("ladder speed-ups use the previous timed step and the first CPU step") {
+  std::vector<course::Measurement> steps{timed("01", "cpu", 100.0), timed("02", "cpu", 50.0),
+                                         timed("03", "gpu", 10.0), timed("04", "gpu", 2.0)};
+  auto rows = course::make_ladder(steps);
+  REQUIRE(rows.size() == 4);
+  REQUIRE(rows[0].speedup_previous == 0);  // nothing before it
+  REQUIRE(rows[0].speedup_cpu == Approx(1.0));
+  REQUIRE(rows[1].speedup_previous == Approx(2.0));
+  REQUIRE(rows[1].speedup_cpu == Approx(2.0));  // over the first CPU step, not the latest
+  REQUIRE(rows[2].speedup_previous == Approx(5.0));
+  REQUIRE(rows[2].speedup_cpu == Approx(10.0));
+  REQUIRE(rows[3].speedup_previous == Approx(5.0));
+  REQUIRE(rows[3].speedup_cpu == Approx(50.0));
+  REQUIRE(rows[3].m.title == "step 04");
+}
+
+TEST_CASE("skipped and failed steps are not used as baselines") {
   std::vector<course::Measurement> steps{timed("01", "cpu", 100.0), timed("02", "gpu", 10.0),
-                                         timed("03", "gpu", 0.0, "SKIP"), timed("04", "gpu", 50.0, "FAIL"),
+                                         timed("03", "gpu", 0.0, "SKIP"), timed("04", "gpu", 1.0, "FAIL"),
                                          timed("05", "gpu", 2.0)};
   auto rows = course::make_ladder(steps);
-  REQUIRE(rows[0].speedup_cpu == Approx(1.0));
-  REQUIRE(rows[0].speedup_previous == 0);
-  REQUIRE(rows[1].speedup_previous == Approx(10.0));
-  REQUIRE(rows[1].speedup_cpu == Approx(10.0));
   REQUIRE(rows[2].speedup_previous == 0);  // skipped: no time
-  REQUIRE(rows[3].speedup_previous == 0);  // failed: not a baseline and no speed-up claimed
+  REQUIRE(rows[2].speedup_cpu == 0);
+  REQUIRE(rows[3].speedup_previous == 0);  // failed: no speed-up claimed
+  REQUIRE(rows[3].speedup_cpu == 0);
   REQUIRE(rows[4].speedup_previous == Approx(5.0));  // over step 02, the last one that passed
   REQUIRE(rows[4].speedup_cpu == Approx(50.0));
 }
 
-TEST_CASE("a ladder prints every step and writes CSV and JSON of the same length") {
-  auto rows = course::make_ladder({timed("01", "cpu", 8.0), timed("02", "gpu", 2.0)});
-  std::ostringstream text, csv, json;
-  course::print_ladder(text, "Lesson 02", rows);
-  course::write_ladder_csv(csv, rows);
-  course::write_ladder_json(json, rows);
-  REQUIRE_THAT(text.str(), Contains("Lesson 02") && Contains("step 01") && Contains("4.00x"));
-  const std::string csv_text = csv.str();
-  REQUIRE(std::count(csv_text.begin(), csv_text.end(), '\n') == 3);
-  REQUIRE_THAT(csv_text, Contains("speedup_previous,speedup_cpu"));
-  REQUIRE_THAT(json.str(), Contains("\"speedup_previous\": 4"));
+TEST_CASE("a failed CPU step is not the CPU baseline") {
+  std::vector<course::Measurement> steps{timed("01", "cpu", 1.0, "FAIL"), timed("02", "cpu", 100.0),
+                                         timed("03", "gpu", 4.0)};
+  auto rows = course::make_ladder(steps);
+  REQUIRE(rows[0].speedup_cpu == 0);
+  REQUIRE(rows[1].speedup_cpu == Approx(1.0));
+  REQUIRE(rows[1].speedup_previous == 0);
+  REQUIRE(rows[2].speedup_cpu == Approx(25.0));
 }
 
-TEST_CASE("the SVG chart has a bar for each step that passed") {
-  auto fast = timed("02", "gpu", 2.0);
-  fast.ceiling = 3000;
-  fast.ceiling_name = "copy bandwidth";
-  auto rows = course::make_ladder({timed("01", "cpu", 8.0), fast, timed("03", "gpu", 0.0, "SKIP")});
-  std::ostringstream svg;
-  course::write_ladder_svg(svg, "Lesson <02>", rows);
-  const std::string text = svg.str();
-  REQUIRE_THAT(text, Contains("<svg") && Contains("</svg>") && Contains("Lesson &lt;02&gt;"));
-  REQUIRE_THAT(text, Contains("01  step 01") && Contains("02  step 02") && Contains("copy bandwidth"));
-  REQUIRE_THAT(text, !Contains("step 03"));
-  REQUIRE(std::count(text.begin(), text.end(), '\n') > 5);
+TEST_CASE("a ladder without a CPU step has no CPU speed-ups") {
+  auto rows = course::make_ladder({timed("01", "gpu", 4.0), timed("02", "library", 1.0)});
+  REQUIRE(rows[0].speedup_cpu == 0);
+  REQUIRE(rows[1].speedup_cpu == 0);
+  REQUIRE(rows[1].speedup_previous == Approx(4.0));
+  REQUIRE(course::make_ladder({}).empty());
 }
 
 TEST_CASE("speed-ups compare rates when a step ran a smaller problem") {
@@ -151,4 +363,106 @@ TEST_CASE("speed-ups compare rates when a step ran a smaller problem") {
   auto rows = course::make_ladder({cpu, small});
   REQUIRE(rows[1].speedup_previous == Approx(10.0));
   REQUIRE(rows[1].speedup_cpu == Approx(10.0));
+}
+
+TEST_CASE("speed-ups compare times when the steps count no work") {
+  auto a = timed("01", "cpu", 30.0);
+  auto b = timed("02", "gpu", 10.0);
+  a.bytes = b.bytes = 0;
+  auto rows = course::make_ladder({a, b});
+  REQUIRE(rows[1].speedup_previous == Approx(3.0));
+  REQUIRE(rows[1].speedup_cpu == Approx(3.0));
+}
+
+TEST_CASE("a printed ladder shows every step its speed-ups and why steps failed") {
+  auto failed = timed("03", "gpu", 1.0, "FAIL");
+  failed.detail = "FAIL: 3 of 9 differ";
+  auto skipped = timed("04", "gpu", 0.0, "SKIP");
+  skipped.detail = "needs compute capability 9.0";
+  auto rows = course::make_ladder({timed("01", "cpu", 8.0), timed("02", "gpu", 2.0), failed, skipped});
+  std::ostringstream text;
+  course::print_ladder(text, "Lesson 02", rows);
+  const std::string out = text.str();
+  REQUIRE_THAT(out, StartsWith("Lesson 02\n"));
+  REQUIRE_THAT(out, Contains("step 01") && Contains("step 02") && Contains("step 03") && Contains("step 04"));
+  REQUIRE_THAT(out, Contains("4.00x"));
+  REQUIRE_THAT(out, Contains("step 03: FAIL: 3 of 9 differ") && Contains("SKIP: needs compute capability 9.0"));
+}
+
+TEST_CASE("a ladder CSV has a header and one measurement row plus two speed-ups per step") {
+  auto second = timed("02", "gpu", 2.0);
+  second.title = "tiled, \"fast\"";
+  auto rows = course::make_ladder({timed("01", "cpu", 8.0), second, timed("03", "gpu", 0.0, "SKIP")});
+  std::ostringstream csv;
+  course::write_ladder_csv(csv, rows);
+  auto lines = lines_of(csv.str());
+  REQUIRE(lines.size() == 4);
+  REQUIRE(lines[0] == course::csv_header() + ",speedup_previous,speedup_cpu");
+  std::vector<double> expected_previous{0, 4, 0}, expected_cpu{1, 4, 0};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::string& line = lines[i + 1];
+    auto last = line.rfind(','), before = line.rfind(',', last - 1);
+    REQUIRE(std::strtod(line.c_str() + before + 1, nullptr) == Approx(expected_previous[i]));
+    REQUIRE(std::strtod(line.c_str() + last + 1, nullptr) == Approx(expected_cpu[i]));
+    auto back = course::from_csv(line.substr(0, before));
+    REQUIRE(back.title == rows[i].m.title);
+    REQUIRE(back.verdict == rows[i].m.verdict);
+  }
+}
+
+TEST_CASE("a ladder JSON is an array of one object per step with the speed-ups") {
+  auto rows = course::make_ladder({timed("01", "cpu", 8.0), timed("02", "gpu", 2.0), timed("03", "gpu", 1.0)});
+  std::ostringstream json;
+  course::write_ladder_json(json, rows);
+  const std::string text = json.str();
+  auto lines = lines_of(text);
+  REQUIRE(lines.size() == 5);
+  REQUIRE(lines.front() == "[");
+  REQUIRE(lines.back() == "]");
+  for (std::size_t i = 1; i <= 3; ++i) {
+    REQUIRE_THAT(lines[i], StartsWith("  {\"lesson\": \"02\"") && Contains("\"step\": \"0" + std::to_string(i)));
+    REQUIRE_THAT(lines[i], EndsWith(i < 3 ? "}," : "}"));
+    REQUIRE(count_of(lines[i], "{") == 1);
+  }
+  REQUIRE(json_value(lines[1], "speedup_previous") == "0");
+  REQUIRE(json_value(lines[1], "speedup_cpu") == "1");
+  REQUIRE(json_value(lines[2], "speedup_previous") == "4");
+  REQUIRE(json_value(lines[3], "speedup_previous") == "2");
+  REQUIRE(json_value(lines[3], "speedup_cpu") == "8");
+}
+
+TEST_CASE("an empty ladder writes an empty JSON array and a bare CSV header") {
+  std::ostringstream json, csv;
+  course::write_ladder_json(json, {});
+  course::write_ladder_csv(csv, {});
+  REQUIRE(json.str() == "[\n]\n");
+  REQUIRE(lines_of(csv.str()).size() == 1);
+}
+
+TEST_CASE("the SVG chart has a bar for each step that passed") {
+  auto fast = timed("02", "gpu", 2.0);
+  fast.ceiling = 3000;
+  fast.ceiling_name = "copy bandwidth";
+  auto rows = course::make_ladder({timed("01", "cpu", 8.0), fast, timed("03", "gpu", 0.0, "SKIP"),
+                                   timed("04", "gpu", 1.0, "FAIL")});
+  std::ostringstream svg;
+  course::write_ladder_svg(svg, "Lesson <02>", rows);
+  const std::string text = svg.str();
+  REQUIRE_THAT(text, StartsWith("<svg") && Contains("</svg>") && Contains("Lesson &lt;02&gt;"));
+  REQUIRE_THAT(text, Contains("01  step 01") && Contains("02  step 02") && Contains("copy bandwidth"));
+  REQUIRE_THAT(text, !Contains("step 03") && !Contains("step 04"));
+  REQUIRE(count_of(text, "<rect") == 3);  // the background and two bars
+}
+
+TEST_CASE("a ladder shows a size column only when the steps ran different sizes") {
+  auto a = timed("01", "cpu", 8.0), b = timed("02", "gpu", 2.0);
+  a.size = b.size = "n=2048";
+  b.ceiling = 100;
+  std::ostringstream same, different;
+  course::print_ladder(same, "same", course::make_ladder({a, b}));
+  REQUIRE_THAT(same.str(), !Contains("size  time ms") && Contains("; size n=2048"));
+  b.size = "n=256";
+  course::print_ladder(different, "different", course::make_ladder({a, b}));
+  REQUIRE_THAT(different.str(), Contains("size    time ms") && Contains("n=256") && Contains("n=2048") &&
+                                    !Contains("; size"));
 }

@@ -50,89 +50,126 @@ std::int32_t* start_padded(const std::int32_t* graph, std::int32_t* dist, std::s
 void finish_padded(const std::int32_t* work, std::int32_t* dist, std::size_t n, std::size_t padded,
                    cudaStream_t stream);
 
+// Step 06. Phases 1 and 2 close a tile over the TILE vertices of block kb, one k after another. A
+// block of 32 x 32 threads does it; thread (y, x) owns the (TILE / 32)^2 elements at rows y + 32a
+// and columns x + 32b, and keeps them in registers throughout. For each k a thread needs d[i][k] for
+// its rows and d[k][j] for its columns: column k and row k of the tile, which other threads own.
+// Their owners publish them in shared memory, one step ahead, in two pairs of buffers used in turn
+// (step k reads pair k % 2 while the owners of row and column k + 1 fill pair (k + 1) % 2), so one
+// barrier per k suffices and nobody writes what anybody is reading.
+template <int TILE>
+struct TileCloser {
+  static constexpr int R = TILE / 32;
+  std::int32_t* row_buffer;     // [2][TILE]: row k of the tile, for the step that reads it
+  std::int32_t* column_buffer;  // [2][TILE]: column k of the tile
+  std::int32_t mine[R][R];
+
+  __device__ int row(int a) const { return threadIdx.y + 32 * a; }
+  __device__ int column(int b) const { return threadIdx.x + 32 * b; }
+
+  // Owners of row k and column k publish them for step k.
+  __device__ void publish(int k) {
+    std::int32_t* next_row = row_buffer + (k % 2) * TILE;
+    std::int32_t* next_column = column_buffer + (k % 2) * TILE;
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+#pragma unroll
+      for (int b = 0; b < R; ++b) {
+        if (row(a) == k) next_row[column(b)] = mine[a][b];
+        if (column(b) == k) next_column[row(a)] = mine[a][b];
+      }
+  }
+};
+
 // Step 06. Phase 1 of round kb: the dependent tile on the diagonal, (kb, kb), closed over its own
-// TILE vertices, one k at a time with a barrier between them. One block of 32 x 32 threads; each
-// thread owns (TILE / 32)^2 elements. Shared memory: TILE x TILE ints.
+// TILE vertices by one block. Shared memory: 4 x TILE ints.
 template <int TILE>
 __global__ void blocked_phase1(std::int32_t* d, int n, int kb) {
-  extern __shared__ std::int32_t tile[];
-  constexpr int R = TILE / 32;
-  const int base = kb * TILE;
-  for (int a = 0; a < R; ++a)
-    for (int b = 0; b < R; ++b) {
-      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
-      tile[r * TILE + c] = d[static_cast<std::size_t>(base + r) * n + base + c];
-    }
+  extern __shared__ std::int32_t buffers[];
+  TileCloser<TILE> t{buffers, buffers + 2 * TILE, {}};
+  const std::size_t base = static_cast<std::size_t>(kb) * TILE;
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) t.mine[a][b] = d[(base + t.row(a)) * n + base + t.column(b)];
+  t.publish(0);
   __syncthreads();
   for (int k = 0; k < TILE; ++k) {
-    for (int a = 0; a < R; ++a)
-      for (int b = 0; b < R; ++b) {
-        const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
-        relax(&tile[r * TILE + c], tile[r * TILE + k], tile[k * TILE + c]);
-      }
+    const std::int32_t* row_k = t.row_buffer + (k % 2) * TILE;
+    const std::int32_t* column_k = t.column_buffer + (k % 2) * TILE;
+#pragma unroll
+    for (int a = 0; a < t.R; ++a)
+#pragma unroll
+      for (int b = 0; b < t.R; ++b)
+        t.mine[a][b] = __viaddmin_s32(column_k[t.row(a)], row_k[t.column(b)], t.mine[a][b]);
+    if (k + 1 < TILE) t.publish(k + 1);
     __syncthreads();
   }
-  for (int a = 0; a < R; ++a)
-    for (int b = 0; b < R; ++b) {
-      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
-      d[static_cast<std::size_t>(base + r) * n + base + c] = tile[r * TILE + c];
-    }
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) d[(base + t.row(a)) * n + base + t.column(b)] = t.mine[a][b];
 }
 
 // Step 06. Phase 2 of round kb: the tiles in row kb (blockIdx.y == 0) and in column kb
-// (blockIdx.y == 1), each closed over the kb vertices using the finished diagonal tile. Block
-// blockIdx.x works on tile t = blockIdx.x (the diagonal tile, t == kb, is skipped). Shared memory:
-// 2 x TILE x TILE ints.
+// (blockIdx.y == 1), each closed over the kb vertices with the finished diagonal tile, which sits in
+// shared memory. A tile in row kb needs d[i][k] from the diagonal tile and d[k][j] from itself; a tile
+// in column kb the other way round. Block blockIdx.x works on tile blockIdx.x of the row or column
+// (the diagonal tile itself is skipped). Shared memory: TILE x TILE + 4 x TILE ints.
 template <int TILE>
 __global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
   if (static_cast<int>(blockIdx.x) == kb) return;
   extern __shared__ std::int32_t shared[];
   std::int32_t* diagonal = shared;
-  std::int32_t* own = shared + TILE * TILE;
-  constexpr int R = TILE / 32;
+  TileCloser<TILE> t{shared + TILE * TILE, shared + TILE * TILE + 2 * TILE, {}};
   const bool in_row = blockIdx.y == 0;
-  const int base = kb * TILE, other = blockIdx.x * TILE;
-  const int row0 = in_row ? base : other, col0 = in_row ? other : base;
-  for (int a = 0; a < R; ++a)
-    for (int b = 0; b < R; ++b) {
-      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
-      diagonal[r * TILE + c] = d[static_cast<std::size_t>(base + r) * n + base + c];
-      own[r * TILE + c] = d[static_cast<std::size_t>(row0 + r) * n + col0 + c];
+  const std::size_t base = static_cast<std::size_t>(kb) * TILE, other = static_cast<std::size_t>(blockIdx.x) * TILE;
+  const std::size_t row0 = in_row ? base : other, column0 = in_row ? other : base;
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) {
+      diagonal[t.row(a) * TILE + t.column(b)] = d[(base + t.row(a)) * n + base + t.column(b)];
+      t.mine[a][b] = d[(row0 + t.row(a)) * n + column0 + t.column(b)];
     }
+  t.publish(0);
   __syncthreads();
   for (int k = 0; k < TILE; ++k) {
-    for (int a = 0; a < R; ++a)
-      for (int b = 0; b < R; ++b) {
-        const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
-        if (in_row) relax(&own[r * TILE + c], diagonal[r * TILE + k], own[k * TILE + c]);
-        else relax(&own[r * TILE + c], own[r * TILE + k], diagonal[k * TILE + c]);
+    const std::int32_t* row_k = t.row_buffer + (k % 2) * TILE;
+    const std::int32_t* column_k = t.column_buffer + (k % 2) * TILE;
+#pragma unroll
+    for (int a = 0; a < t.R; ++a)
+#pragma unroll
+      for (int b = 0; b < t.R; ++b) {
+        const std::int32_t d_ik = in_row ? diagonal[t.row(a) * TILE + k] : column_k[t.row(a)];
+        const std::int32_t d_kj = in_row ? row_k[t.column(b)] : diagonal[k * TILE + t.column(b)];
+        t.mine[a][b] = __viaddmin_s32(d_ik, d_kj, t.mine[a][b]);
       }
+    if (k + 1 < TILE) t.publish(k + 1);
     __syncthreads();
   }
-  for (int a = 0; a < R; ++a)
-    for (int b = 0; b < R; ++b) {
-      const int r = threadIdx.y + 32 * a, c = threadIdx.x + 32 * b;
-      d[static_cast<std::size_t>(row0 + r) * n + col0 + c] = own[r * TILE + c];
-    }
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) d[(row0 + t.row(a)) * n + column0 + t.column(b)] = t.mine[a][b];
 }
 
 // Step 06. Launches phases 1 and 2 of round kb (phase 3 is each step's own).
 template <int TILE>
 void launch_phases_1_and_2(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
   const dim3 threads(32, 32);
-  blocked_phase1<TILE><<<1, threads, TILE * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
+  blocked_phase1<TILE><<<1, threads, 4 * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
   CUDA_CHECK_LAUNCH();
-  blocked_phase2<TILE><<<dim3(padded / TILE, 2), threads, 2 * TILE * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
+  blocked_phase2<TILE><<<dim3(padded / TILE, 2), threads, (TILE + 4) * TILE * sizeof(std::int32_t), stream>>>(
+      d, padded, kb);
   CUDA_CHECK_LAUNCH();
 }
 
-// Step 06. Tiles above 64 x 64 need more than the default 48 KB of shared memory per block.
+// Step 06. Phase 2 with tiles of 128 x 128 needs more than the default 48 KB of shared memory.
 template <int TILE>
 void allow_phase_shared_memory() {
-  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase1<TILE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  TILE * TILE * static_cast<int>(sizeof(std::int32_t))));
   CUDA_CHECK(cudaFuncSetAttribute(blocked_phase2<TILE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  2 * TILE * TILE * static_cast<int>(sizeof(std::int32_t))));
+                                  (TILE + 4) * TILE * static_cast<int>(sizeof(std::int32_t))));
 }
 
 // Step 06. The plan of a blocked step: n padded to its tile, a padded working matrix when needed.

@@ -41,11 +41,11 @@ class CounterRng {
 };
 
 /// @p n floats uniform in the open interval (@p low, @p high); neither bound ever occurs.
-/// @throws std::invalid_argument unless low < high
+/// @throws std::invalid_argument unless low < high with at least one float strictly between them
 std::vector<float> uniform_floats(std::size_t n, float low, float high, std::uint64_t seed);
 
 /// @p n doubles uniform in the open interval (@p low, @p high).
-/// @throws std::invalid_argument unless low < high
+/// @throws std::invalid_argument unless low < high with at least one double strictly between them
 std::vector<double> uniform_doubles(std::size_t n, double low, double high, std::uint64_t seed);
 
 /// @p n integers uniform in the closed range [@p low, @p high].
