@@ -1,0 +1,72 @@
+// Exercise 04-B: transitive closure with the blocked scheme. YOUR CODE GOES HERE.
+//
+// Which vertices can reach which? Lesson 04, step 06's blocked algorithm works for any "closed
+// semiring": replace min by "or" and + by "and", and reach[i][j] |= reach[i][k] & reach[k][j]. The host
+// code below is complete: it pads the matrix to a multiple of 32 with vertices that have no edges and
+// runs the rounds. Write the kernels.
+//
+// Grade your work:   ./course grade 04 closure
+// The tests try n = 1, 2, 31, 33, 1000 and 2048, graphs without edges, complete graphs, one long
+// chain and graphs in several unconnected parts.
+#include "closure.h"
+
+#include "course/check.h"
+
+namespace exercise04 {
+namespace {
+
+constexpr int kTile = 32;
+
+// Every vertex reaches itself: reach[v][v] = 1 for v < n (the matrix is `padded` wide).
+__global__ void reach_yourself(std::uint8_t* reach, int n, int padded) {
+  // TODO 1: set the diagonal.
+}
+
+// Phase 1: the diagonal tile (kb, kb), closed over its own 32 vertices; one block of 32 x 32 threads.
+__global__ void closure_phase1(std::uint8_t* reach, int n, int kb) {
+  // TODO 2: load the tile into __shared__ memory; for each k in 0..31 update your element from
+  // tile[y][k] and tile[k][x], with __syncthreads() between the k; store the tile.
+}
+
+// Phase 2: tile blockIdx.x of row kb (blockIdx.y == 0) or of column kb (blockIdx.y == 1); skip kb itself.
+__global__ void closure_phase2(std::uint8_t* reach, int n, int kb) {
+  // TODO 3: as phase 1, but with the finished diagonal tile beside your own: a tile in row kb uses
+  // diagonal[y][k] and own[k][x], a tile in column kb own[y][k] and diagonal[k][x].
+}
+
+// Phase 3: every other tile (blockIdx.y, blockIdx.x), from its column tile (bi, kb) and row tile (kb, bj).
+__global__ void closure_phase3(std::uint8_t* reach, int n, int kb) {
+  // TODO 4: load both tiles into shared memory, then apply all 32 k to your element, kept in a register.
+}
+
+std::size_t padded_size(std::size_t n) { return (n + kTile - 1) / kTile * kTile; }
+
+}  // namespace
+
+std::size_t closure_scratch_bytes(std::size_t n) {
+  const std::size_t padded = padded_size(n);
+  return padded == n ? 0 : padded * padded;
+}
+
+void transitive_closure(const std::uint8_t* adjacency, std::uint8_t* reach, std::size_t n, void* scratch,
+                        cudaStream_t stream) {
+  const std::size_t padded = padded_size(n);
+  std::uint8_t* work = padded == n ? reach : static_cast<std::uint8_t*>(scratch);
+  if (padded != n) CUDA_CHECK(cudaMemsetAsync(work, 0, padded * padded, stream));  // padding: no edges
+  CUDA_CHECK(cudaMemcpy2DAsync(work, padded, adjacency, n, n, n, cudaMemcpyDeviceToDevice, stream));
+  reach_yourself<<<64, 256, 0, stream>>>(work, static_cast<int>(n), static_cast<int>(padded));
+  CUDA_CHECK_LAUNCH();
+  const int p = static_cast<int>(padded), tiles = p / kTile;
+  const dim3 threads(kTile, kTile);
+  for (int kb = 0; kb < tiles; ++kb) {
+    closure_phase1<<<1, threads, 0, stream>>>(work, p, kb);
+    CUDA_CHECK_LAUNCH();
+    closure_phase2<<<dim3(tiles, 2), threads, 0, stream>>>(work, p, kb);
+    CUDA_CHECK_LAUNCH();
+    closure_phase3<<<dim3(tiles, tiles), threads, 0, stream>>>(work, p, kb);
+    CUDA_CHECK_LAUNCH();
+  }
+  if (work != reach) CUDA_CHECK(cudaMemcpy2DAsync(reach, n, work, padded, n, n, cudaMemcpyDeviceToDevice, stream));
+}
+
+}  // namespace exercise04

@@ -1,0 +1,66 @@
+// Exercise 04-A, solution: distances and next hops, one launch per k.
+//
+// Next to each distance the kernel keeps next[i][j], the vertex that follows i on the best path found
+// so far. It starts as j for every edge (i for i == j, kNoVertex for no edge). When the path through k
+// is strictly shorter, i -> ... -> j now starts the way i -> ... -> k does, so next[i][j] takes
+// next[i][k]. In round k neither d[i][k] nor next[i][k] can change, so each thread reads them once.
+// Only strict improvements are taken, so zero-weight edges never make next hops run in a circle, and
+// following them from i always reaches j within n - 1 steps.
+#include "next_hop.h"
+
+#include "course/check.h"
+#include "floyd_warshall.h"
+
+namespace exercise04 {
+namespace {
+
+using floyd_warshall::kNoEdge;
+
+__global__ void start_from_edges(const std::int32_t* graph, std::int32_t* dist, std::int32_t* next, int n) {
+  const std::size_t count = static_cast<std::size_t>(n) * n;
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < count;
+       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int i = static_cast<int>(e / n), j = static_cast<int>(e % n);
+    dist[e] = graph[e];
+    next[e] = i == j ? i : (graph[e] != kNoEdge ? j : kNoVertex);
+  }
+}
+
+__global__ void relax_with_next_hops(std::int32_t* dist, std::int32_t* next, int n, int k) {
+  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * n;
+  const std::int32_t d_ik = dist[row + k], next_ik = next[row + k];
+  if (d_ik == kNoEdge) return;  // k is unreachable from i: nothing goes through it
+  const std::int32_t* dist_k = dist + static_cast<std::size_t>(k) * n;
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    const std::int32_t through_k = d_ik + dist_k[j];
+    if (through_k < dist[row + j]) {
+      dist[row + j] = through_k;
+      next[row + j] = next_ik;
+    }
+  }
+}
+
+}  // namespace
+
+void shortest_paths_with_next_hops(const std::int32_t* graph, std::int32_t* dist, std::int32_t* next, std::size_t n,
+                                   cudaStream_t stream) {
+  const int vertices = static_cast<int>(n);
+  start_from_edges<<<1024, 256, 0, stream>>>(graph, dist, next, vertices);
+  CUDA_CHECK_LAUNCH();
+  for (int k = 0; k < vertices; ++k) {
+    relax_with_next_hops<<<vertices, 256, 0, stream>>>(dist, next, vertices, k);
+    CUDA_CHECK_LAUNCH();
+  }
+}
+
+std::vector<std::int32_t> path(const std::int32_t* next, std::size_t n, std::int32_t from, std::int32_t to) {
+  if (next[static_cast<std::size_t>(from) * n + to] == kNoVertex) return {};
+  std::vector<std::int32_t> vertices{from};
+  while (from != to && vertices.size() <= n) {  // the bound only guards against broken next hops
+    from = next[static_cast<std::size_t>(from) * n + to];
+    vertices.push_back(from);
+  }
+  return vertices;
+}
+
+}  // namespace exercise04
