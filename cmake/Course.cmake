@@ -13,7 +13,9 @@ set_property(GLOBAL PROPERTY COURSE_MANIFEST "")
 function(course_discover_tests target)
   cmake_parse_arguments(T "WILL_FAIL" "PREFIX" "LABELS" ${ARGN})
   catch_discover_tests(${target} TEST_PREFIX "${T_PREFIX}" TEST_LIST ${target}_TESTS)
-  set(properties "LABELS \"${T_LABELS}\" SKIP_RETURN_CODE 77 TIMEOUT 600")
+  # Tests run side by side (ctest -j), and CPU references use OpenMP: waiting threads should sleep,
+  # not spin, or the parallel loops of several tests starve each other.
+  set(properties "LABELS \"${T_LABELS}\" SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT OMP_WAIT_POLICY=PASSIVE")
   if(T_WILL_FAIL)
     string(APPEND properties " WILL_FAIL TRUE")
   endif()
