@@ -50,139 +50,126 @@ std::int32_t* start_padded(const std::int32_t* graph, std::int32_t* dist, std::s
 void finish_padded(const std::int32_t* work, std::int32_t* dist, std::size_t n, std::size_t padded,
                    cudaStream_t stream);
 
-// Step 06. Phases 1 and 2 close a block of the matrix over the TILE vertices of round kb, one k after
-// another. A block of 32 x 32 threads does it; thread (y, x) owns ROWS x COLUMNS elements, at rows
-// y + 32a and columns x + 32b, and keeps them in registers throughout. For each k a thread needs
-// d[i][k] for its rows and d[k][j] for its columns. Where those lie in the block's own part of the
-// matrix, their owners publish them in shared memory one step ahead, in two pairs of buffers used in
-// turn (step k reads pair k % 2 while the owners of row and column k + 1 fill the other pair), so one
+// Step 06. Phases 1 and 2 close a tile over the TILE vertices of block kb, one k after another. A
+// block of 32 x 32 threads does it; thread (y, x) owns the (TILE / 32)^2 elements at rows y + 32a
+// and columns x + 32b, and keeps them in registers throughout. For each k a thread needs d[i][k] for
+// its rows and d[k][j] for its columns: column k and row k of the tile, which other threads own.
+// Their owners publish them in shared memory, one step ahead, in two pairs of buffers used in turn
+// (step k reads pair k % 2 while the owners of row and column k + 1 fill pair (k + 1) % 2), so one
 // barrier per k suffices and nobody writes what anybody is reading.
-template <int ROWS, int COLUMNS>
-struct Owned {
-  std::int32_t value[ROWS][COLUMNS];
+template <int TILE>
+struct TileCloser {
+  static constexpr int R = TILE / 32;
+  std::int32_t* row_buffer;     // [2][TILE]: row k of the tile, for the step that reads it
+  std::int32_t* column_buffer;  // [2][TILE]: column k of the tile
+  std::int32_t mine[R][R];
 
-  __device__ static int row(int a) { return threadIdx.y + 32 * a; }
-  __device__ static int column(int b) { return threadIdx.x + 32 * b; }
+  __device__ int row(int a) const { return threadIdx.y + 32 * a; }
+  __device__ int column(int b) const { return threadIdx.x + 32 * b; }
 
-  // The owners of row k publish it into row_out[column], the owners of column k into column_out[row].
-  __device__ void publish(int k, std::int32_t* row_out, std::int32_t* column_out) const {
-    if (row_out != nullptr && static_cast<int>(threadIdx.y) == k % 32)
+  // Owners of row k and column k publish them for step k.
+  __device__ void publish(int k) {
+    std::int32_t* next_row = row_buffer + (k % 2) * TILE;
+    std::int32_t* next_column = column_buffer + (k % 2) * TILE;
 #pragma unroll
-      for (int a = 0; a < ROWS; ++a)
-        if (a == k / 32)
+    for (int a = 0; a < R; ++a)
 #pragma unroll
-          for (int b = 0; b < COLUMNS; ++b) row_out[column(b)] = value[a][b];
-    if (column_out != nullptr && static_cast<int>(threadIdx.x) == k % 32)
-#pragma unroll
-      for (int b = 0; b < COLUMNS; ++b)
-        if (b == k / 32)
-#pragma unroll
-          for (int a = 0; a < ROWS; ++a) column_out[row(a)] = value[a][b];
-  }
-
-  __device__ void load(const std::int32_t* d, int n, std::size_t row0, std::size_t column0) {
-#pragma unroll
-    for (int a = 0; a < ROWS; ++a)
-#pragma unroll
-      for (int b = 0; b < COLUMNS; ++b) value[a][b] = d[(row0 + row(a)) * n + column0 + column(b)];
-  }
-
-  __device__ void store(std::int32_t* d, int n, std::size_t row0, std::size_t column0) const {
-#pragma unroll
-    for (int a = 0; a < ROWS; ++a)
-#pragma unroll
-      for (int b = 0; b < COLUMNS; ++b) d[(row0 + row(a)) * n + column0 + column(b)] = value[a][b];
+      for (int b = 0; b < R; ++b) {
+        if (row(a) == k) next_row[column(b)] = mine[a][b];
+        if (column(b) == k) next_column[row(a)] = mine[a][b];
+      }
   }
 };
 
 // Step 06. Phase 1 of round kb: the dependent tile on the diagonal, (kb, kb), closed over its own
-// TILE vertices by one block. Shared memory: 4 x TILE ints (two pairs of row and column buffers).
+// TILE vertices by one block. Shared memory: 4 x TILE ints.
 template <int TILE>
 __global__ void blocked_phase1(std::int32_t* d, int n, int kb) {
   extern __shared__ std::int32_t buffers[];
-  std::int32_t* rows = buffers;              // [2][TILE]
-  std::int32_t* columns = buffers + 2 * TILE;  // [2][TILE]
-  Owned<TILE / 32, TILE / 32> mine;
+  TileCloser<TILE> t{buffers, buffers + 2 * TILE, {}};
   const std::size_t base = static_cast<std::size_t>(kb) * TILE;
-  mine.load(d, n, base, base);
-  mine.publish(0, rows, columns);
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) t.mine[a][b] = d[(base + t.row(a)) * n + base + t.column(b)];
+  t.publish(0);
   __syncthreads();
   for (int k = 0; k < TILE; ++k) {
-    const std::int32_t* row_k = rows + (k % 2) * TILE;
-    const std::int32_t* column_k = columns + (k % 2) * TILE;
+    const std::int32_t* row_k = t.row_buffer + (k % 2) * TILE;
+    const std::int32_t* column_k = t.column_buffer + (k % 2) * TILE;
 #pragma unroll
-    for (int a = 0; a < TILE / 32; ++a)
+    for (int a = 0; a < t.R; ++a)
 #pragma unroll
-      for (int b = 0; b < TILE / 32; ++b)
-        mine.value[a][b] = __viaddmin_s32(column_k[mine.row(a)], row_k[mine.column(b)], mine.value[a][b]);
-    if (k + 1 < TILE) mine.publish(k + 1, rows + ((k + 1) % 2) * TILE, columns + ((k + 1) % 2) * TILE);
+      for (int b = 0; b < t.R; ++b)
+        t.mine[a][b] = __viaddmin_s32(column_k[t.row(a)], row_k[t.column(b)], t.mine[a][b]);
+    if (k + 1 < TILE) t.publish(k + 1);
     __syncthreads();
   }
-  mine.store(d, n, base, base);
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) d[(base + t.row(a)) * n + base + t.column(b)] = t.mine[a][b];
 }
 
-// Step 06. Phase 2 of round kb: the tiles in row kb (IN_ROW) or in column kb, closed over the kb
-// vertices with the finished diagonal tile, which sits in shared memory. A tile in row kb updates
-// d[i][j] from d[i][k] (diagonal tile) and d[k][j] (its own row k); one in column kb from d[i][k] (its
-// own column k) and d[k][j] (diagonal tile). A row tile's columns are independent of each other, and a
-// column tile's rows, so each block takes a 32-wide slice of a tile: a TILE x 32 slice of a row tile
-// or a 32 x TILE slice of a column tile. Block blockIdx.x takes slice blockIdx.x % (TILE / 32) of tile
-// blockIdx.x / (TILE / 32); the diagonal tile itself is skipped. Shared memory: TILE x TILE + 64 ints.
-template <int TILE, bool IN_ROW>
+// Step 06. Phase 2 of round kb: the tiles in row kb (blockIdx.y == 0) and in column kb
+// (blockIdx.y == 1), each closed over the kb vertices with the finished diagonal tile, which sits in
+// shared memory. A tile in row kb needs d[i][k] from the diagonal tile and d[k][j] from itself; a tile
+// in column kb the other way round. Block blockIdx.x works on tile blockIdx.x of the row or column
+// (the diagonal tile itself is skipped). Shared memory: TILE x TILE + 4 x TILE ints.
+template <int TILE>
 __global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
-  constexpr int kSlices = TILE / 32;
-  const int tile = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
-  if (tile == kb) return;
+  if (static_cast<int>(blockIdx.x) == kb) return;
   extern __shared__ std::int32_t shared[];
-  std::int32_t* diagonal = shared;                  // [TILE][TILE]
-  std::int32_t* exchange = shared + TILE * TILE;    // [2][32]: my slice's row k or column k
-  const std::size_t base = static_cast<std::size_t>(kb) * TILE;
-  const std::size_t row0 = IN_ROW ? base : static_cast<std::size_t>(tile) * TILE + 32 * slice;
-  const std::size_t column0 = IN_ROW ? static_cast<std::size_t>(tile) * TILE + 32 * slice : base;
-  Owned<IN_ROW ? kSlices : 1, IN_ROW ? 1 : kSlices> mine;
-  for (int e = threadIdx.y * 32 + threadIdx.x; e < TILE * TILE; e += 32 * 32)
-    diagonal[e] = d[(base + e / TILE) * n + base + e % TILE];
-  mine.load(d, n, row0, column0);
-  mine.publish(0, IN_ROW ? exchange : nullptr, IN_ROW ? nullptr : exchange);
+  std::int32_t* diagonal = shared;
+  TileCloser<TILE> t{shared + TILE * TILE, shared + TILE * TILE + 2 * TILE, {}};
+  const bool in_row = blockIdx.y == 0;
+  const std::size_t base = static_cast<std::size_t>(kb) * TILE, other = static_cast<std::size_t>(blockIdx.x) * TILE;
+  const std::size_t row0 = in_row ? base : other, column0 = in_row ? other : base;
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) {
+      diagonal[t.row(a) * TILE + t.column(b)] = d[(base + t.row(a)) * n + base + t.column(b)];
+      t.mine[a][b] = d[(row0 + t.row(a)) * n + column0 + t.column(b)];
+    }
+  t.publish(0);
   __syncthreads();
   for (int k = 0; k < TILE; ++k) {
-    const std::int32_t* own_k = exchange + (k % 2) * 32;
+    const std::int32_t* row_k = t.row_buffer + (k % 2) * TILE;
+    const std::int32_t* column_k = t.column_buffer + (k % 2) * TILE;
 #pragma unroll
-    for (int a = 0; a < (IN_ROW ? kSlices : 1); ++a)
+    for (int a = 0; a < t.R; ++a)
 #pragma unroll
-      for (int b = 0; b < (IN_ROW ? 1 : kSlices); ++b) {
-        const int r = mine.row(a), c = mine.column(b);
-        const std::int32_t d_ik = IN_ROW ? diagonal[r * TILE + k] : own_k[r];
-        const std::int32_t d_kj = IN_ROW ? own_k[c] : diagonal[k * TILE + c];
-        mine.value[a][b] = __viaddmin_s32(d_ik, d_kj, mine.value[a][b]);
+      for (int b = 0; b < t.R; ++b) {
+        const std::int32_t d_ik = in_row ? diagonal[t.row(a) * TILE + k] : column_k[t.row(a)];
+        const std::int32_t d_kj = in_row ? row_k[t.column(b)] : diagonal[k * TILE + t.column(b)];
+        t.mine[a][b] = __viaddmin_s32(d_ik, d_kj, t.mine[a][b]);
       }
-    std::int32_t* next = exchange + ((k + 1) % 2) * 32;
-    if (k + 1 < TILE) mine.publish(k + 1, IN_ROW ? next : nullptr, IN_ROW ? nullptr : next);
+    if (k + 1 < TILE) t.publish(k + 1);
     __syncthreads();
   }
-  mine.store(d, n, row0, column0);
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b) d[(row0 + t.row(a)) * n + column0 + t.column(b)] = t.mine[a][b];
 }
 
 // Step 06. Launches phases 1 and 2 of round kb (phase 3 is each step's own).
 template <int TILE>
 void launch_phases_1_and_2(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
   const dim3 threads(32, 32);
-  const int slices = padded / TILE * (TILE / 32);
-  const std::size_t phase2_shared = (TILE * TILE + 64) * sizeof(std::int32_t);
   blocked_phase1<TILE><<<1, threads, 4 * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
   CUDA_CHECK_LAUNCH();
-  blocked_phase2<TILE, true><<<slices, threads, phase2_shared, stream>>>(d, padded, kb);
-  CUDA_CHECK_LAUNCH();
-  blocked_phase2<TILE, false><<<slices, threads, phase2_shared, stream>>>(d, padded, kb);
+  blocked_phase2<TILE><<<dim3(padded / TILE, 2), threads, (TILE + 4) * TILE * sizeof(std::int32_t), stream>>>(
+      d, padded, kb);
   CUDA_CHECK_LAUNCH();
 }
 
 // Step 06. Phase 2 with tiles of 128 x 128 needs more than the default 48 KB of shared memory.
 template <int TILE>
 void allow_phase_shared_memory() {
-  const int bytes = (TILE * TILE + 64) * static_cast<int>(sizeof(std::int32_t));
-  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase2<TILE, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase2<TILE, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase2<TILE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  (TILE + 4) * TILE * static_cast<int>(sizeof(std::int32_t))));
 }
 
 // Step 06. The plan of a blocked step: n padded to its tile, a padded working matrix when needed.
