@@ -5,7 +5,7 @@
 // Why it is here: to see that a GPU is not a fast CPU. A GPU core runs at a lower clock than a CPU
 // core, has no out-of-order execution and waits hundreds of cycles for each memory access that misses
 // the cache; all its speed comes from running tens of thousands of threads at once. One thread is
-// slower than the CPU loop, so this step runs by default at n = 256 (64 times less work than n = 2048)
+// slower than the CPU loop, so this step runs by default at n = 256 (512 times less work than n = 2048)
 // and the table compares rates (operations per second), not times.
 //
 // Launch: 1 block of 1 thread; --threads and --blocks are ignored.
