@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 
@@ -207,6 +208,15 @@ void print_measurement(std::ostream& out, const Measurement& m, OutputFormat for
     out << "\n";
   }
   out << "  check   " << m.detail << "\n";
+}
+
+int report_skipped(const std::string& program, Measurement m, const std::string& why, OutputFormat format) {
+  m.device = "none";
+  m.verdict = "SKIP";
+  m.detail = "no CUDA device (" + why + ")";
+  std::cerr << program << ": skipped: " << m.detail << "\n";
+  print_measurement(std::cout, m, format);
+  return kExitSkipped;
 }
 
 TextTable::TextTable(std::vector<std::string> headers) : headers_(std::move(headers)) {}

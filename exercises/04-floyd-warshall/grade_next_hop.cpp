@@ -65,11 +65,6 @@ void require_paths(const std::vector<std::int32_t>& graph, std::size_t n, std::s
   }
 }
 
-std::vector<std::int32_t> no_edges(std::size_t n) {
-  std::vector<std::int32_t> g(n * n, kNoEdge);
-  for (std::size_t v = 0; v < n; ++v) g[v * n + v] = 0;
-  return g;
-}
 
 }  // namespace
 
@@ -82,7 +77,7 @@ TEST_CASE("next_hop: the default size") { require_paths(exercise04::graph_for(20
 
 TEST_CASE("next_hop: unreachable vertices and a graph without edges") {
   require_paths(exercise04::graph_for(200, 4, 9), 200);
-  require_paths(no_edges(40), 40);
+  require_paths(floyd_warshall::graph_without_edges(40), 40);
 }
 
 TEST_CASE("next_hop: zero-weight edges and ties") {
@@ -94,7 +89,7 @@ TEST_CASE("next_hop: zero-weight edges and ties") {
 
 TEST_CASE("next_hop: one long chain, and a direct edge longer than the detour") {
   const std::size_t n = 129;
-  auto chain = no_edges(n);
+  auto chain = floyd_warshall::graph_without_edges(n);
   for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = 2;
   chain[0 * n + n - 1] = 1000;  // the chain (256) is shorter than the direct edge
   require_paths(chain, n);

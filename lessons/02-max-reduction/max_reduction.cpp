@@ -67,17 +67,6 @@ int run_cpu_step(const Step& step, const std::vector<float>& values, const cours
   return report(m, common, result);
 }
 
-// A GPU step on a machine without a GPU reports itself as skipped (exit code 77).
-int skip_without_device(const char* program, const Step& step, std::size_t n, const std::string& why,
-                        const course::CommonOptions& common) {
-  course::Measurement m = describe(step, n);
-  m.device = "none";
-  m.verdict = "SKIP";
-  m.detail = "no CUDA device (" + why + ")";
-  std::cerr << program << ": skipped: no CUDA device (" << why << ")\n";
-  return report(m, common, NAN);
-}
-
 int run_gpu_step(const Step& step, const course::CommandLine& cli, const std::vector<float>& values,
                  const course::CommonOptions& common) {
   course::Measurement m = describe(step, values.size());
@@ -148,11 +137,11 @@ int step_main(int argc, char** argv, const Step& step) {
     std::string why;
     // Without a GPU, skip before making data (an --input file is still read, so it is still checked).
     if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
-      return skip_without_device(program.c_str(), step, cli.size("n"), why, common);
+      return course::report_skipped(program, describe(step, cli.size("n")), why, common.format);
     const std::vector<float> values = load_input(cli, common);
     if (!is_gpu(step)) return run_cpu_step(step, values, common);
     if (!course::cuda_device_available(&why))
-      return skip_without_device(program.c_str(), step, values.size(), why, common);
+      return course::report_skipped(program, describe(step, values.size()), why, common.format);
     return run_gpu_step(step, cli, values, common);
   });
 }

@@ -54,6 +54,12 @@ std::vector<std::int32_t> make_graph(const GraphOptions& o) {
   return g;
 }
 
+std::vector<std::int32_t> graph_without_edges(std::size_t n) {
+  std::vector<std::int32_t> g(n * n, kNoEdge);
+  for (std::size_t v = 0; v < n; ++v) g[v * n + v] = 0;
+  return g;
+}
+
 void validate_graph(const std::vector<std::int32_t>& g, std::size_t n, const std::string& source) {
   // No path has more than n - 1 edges, so weights up to this bound keep every distance below kNoEdge.
   const std::int64_t largest = n > 1 ? (kNoEdge - 1) / static_cast<std::int64_t>(n - 1) : kNoEdge - 1;
@@ -196,17 +202,6 @@ int report(course::Measurement m, const course::Verdict& v, std::size_t n, const
   return v.pass ? course::kExitPass : course::kExitFail;
 }
 
-int skip_without_device(const std::string& program, const Step& step, std::size_t n, const std::string& why,
-                        const course::CommonOptions& common) {
-  course::Measurement m = describe(step, n);
-  m.device = "none";
-  m.verdict = "SKIP";
-  m.detail = "no CUDA device (" + why + ")";
-  std::cerr << program << ": skipped: no CUDA device (" << why << ")\n";
-  course::print_measurement(std::cout, m, common.format);
-  return course::kExitSkipped;
-}
-
 }  // namespace
 
 std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::int32_t>& graph, std::size_t n,
@@ -248,7 +243,8 @@ int step_main(int argc, char** argv, const Step& step) {
     if (!is_gpu(step) && !cli.given("warmup")) common.timing.warmup = 0;  // one long CPU run needs no warm-up
     std::string why;
     if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
-      return skip_without_device(program, step, cli.given("n") ? cli.size("n") : step.default_vertices, why, common);
+      return course::report_skipped(program, describe(step, cli.given("n") ? cli.size("n") : step.default_vertices), why,
+                                    common.format);
     const Input in = load_input(cli, common, step);
     const std::size_t n = in.n;
     course::Measurement m = describe(step, n);
@@ -260,7 +256,7 @@ int step_main(int argc, char** argv, const Step& step) {
                                 [&] { std::fill(dist.begin(), dist.end(), -1); });
       return report(m, check(in.graph, n, dist, how), n, how, common, dist);
     }
-    if (!course::cuda_device_available(&why)) return skip_without_device(program, step, n, why, common);
+    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, common.format);
     const course::DeviceFacts device = course::query_device();
     LaunchPlan requested;
     requested.threads = static_cast<int>(cli.integer("threads"));

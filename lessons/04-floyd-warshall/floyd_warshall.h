@@ -43,6 +43,9 @@ struct GraphOptions {
 /// shortest paths likely. Throws std::invalid_argument for bad options.
 std::vector<std::int32_t> make_graph(const GraphOptions& options);
 
+/// A graph of n vertices without a single edge: 0 on the diagonal, kNoEdge everywhere else.
+std::vector<std::int32_t> graph_without_edges(std::size_t n);
+
 /// Checks that `graph` is a valid input: zero diagonal, every weight in [0, kNoEdge], and weights
 /// small enough that no path of n - 1 edges can reach kNoEdge. Throws course::UsageError naming the
 /// first problem (`source` names the file in the message).

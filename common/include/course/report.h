@@ -47,6 +47,11 @@ std::string to_json(const Measurement& m);
 /// Prints @p m in @p format: a short human report, a CSV header and row, or a JSON object.
 void print_measurement(std::ostream& out, const Measurement& m, OutputFormat format);
 
+/// Reports a GPU step that cannot run for want of a CUDA device: one line on standard error
+/// ("<program>: skipped: no CUDA device (<why>)"), then @p m marked SKIP in @p format on standard
+/// output, so the runner still learns the step's name. Returns kExitSkipped.
+int report_skipped(const std::string& program, Measurement m, const std::string& why, OutputFormat format);
+
 /// Formats @p value with @p significant significant digits, without exponent for ordinary magnitudes.
 std::string format_significant(double value, int significant = 3);
 /// Formats a whole number with thousands separators: 40960000 -> "40,960,000".

@@ -15,11 +15,6 @@ using floyd_warshall::kThisStep;
 
 namespace {
 
-std::vector<std::int32_t> no_edges(std::size_t n) {
-  std::vector<std::int32_t> g(n * n, kNoEdge);
-  for (std::size_t v = 0; v < n; ++v) g[v * n + v] = 0;
-  return g;
-}
 
 void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
                           const floyd_warshall::LaunchPlan& requested = {}) {
@@ -66,7 +61,7 @@ TEST_CASE("matches the CPU at the default size") {
 
 TEST_CASE("a graph without edges: everything stays unreachable") {
   for (std::size_t n : sizes_for_this_step()) {
-    const auto graph = no_edges(n);
+    const auto graph = floyd_warshall::graph_without_edges(n);
     const auto got = floyd_warshall::run_gpu_once(kThisStep, graph, n);
     INFO("n = " << n);
     REQUIRE(got == graph);  // kNoEdge + kNoEdge never wrapped round to something small
@@ -89,7 +84,7 @@ TEST_CASE("unreachable parts, dense parts and zero weights") {
 
 TEST_CASE("a single chain: every distance runs through all the vertices before it") {
   const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
-  auto chain = no_edges(n);
+  auto chain = floyd_warshall::graph_without_edges(n);
   for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 7);
   require_step_matches(chain, n);
 }
@@ -97,7 +92,7 @@ TEST_CASE("a single chain: every distance runs through all the vertices before i
 TEST_CASE("the largest allowed weights never overflow") {
   const std::size_t n = std::min<std::size_t>(33, kThisStep.largest_test_vertices);
   const std::int32_t heaviest = static_cast<std::int32_t>((kNoEdge - 1) / static_cast<std::int64_t>(n - 1));
-  auto heavy = no_edges(n);
+  auto heavy = floyd_warshall::graph_without_edges(n);
   for (std::size_t v = 0; v + 1 < n; ++v) heavy[v * n + v + 1] = heaviest;  // the longest path nearly reaches kNoEdge
   floyd_warshall::validate_graph(heavy, n, "test graph");
   require_step_matches(heavy, n);
