@@ -257,23 +257,28 @@ void TextTable::print(std::ostream& out) const {
 }
 
 std::vector<LadderRow> make_ladder(const std::vector<Measurement>& steps) {
-  // Speed-ups compare rates (work per second), which equal time ratios when the work is the same and
-  // stay fair when a step runs a smaller problem (a slow step at a reduced size, say).
-  auto speed = [](const Measurement& m) { return m.rate() > 0 ? m.rate() : 1.0 / m.time.median_ms; };
+  // Between steps of the same size a speed-up is a ratio of times. A step run at another size (a slow
+  // step at a reduced size, say) is compared by rate, work per second, instead; that needs the work
+  // to be counted the same way for both.
+  auto speedup = [](const Measurement& now, const Measurement& before) {
+    if (now.size == before.size || now.rate() <= 0 || before.rate() <= 0)
+      return before.time.median_ms / now.time.median_ms;
+    return now.rate() / before.rate();
+  };
   std::vector<LadderRow> rows;
-  double previous = 0, cpu = 0;
+  const Measurement* previous = nullptr;
+  const Measurement* cpu = nullptr;
   for (const Measurement& m : steps) {
     LadderRow r;
     r.m = m;
     if (m.verdict == "PASS" && m.time.median_ms > 0) {
-      const double s = speed(m);
-      if (previous > 0) r.speedup_previous = s / previous;
-      if (cpu > 0) r.speedup_cpu = s / cpu;
-      if (m.kind == "cpu" && cpu == 0) {
-        cpu = s;
+      if (previous) r.speedup_previous = speedup(m, *previous);
+      if (cpu) r.speedup_cpu = speedup(m, *cpu);
+      if (m.kind == "cpu" && !cpu) {
+        cpu = &m;
         r.speedup_cpu = 1.0;
       }
-      previous = s;
+      previous = &m;
     }
     rows.push_back(r);
   }

@@ -360,6 +360,8 @@ TEST_CASE("speed-ups compare rates when a step ran a smaller problem") {
   auto cpu = timed("01", "cpu", 100.0);  // 4 GB in 100 ms: 40 GB/s
   auto small = timed("02", "gpu", 1.0);  // a tenth of the bytes in 1 ms: 400 GB/s
   small.bytes = 4e8;
+  cpu.size = "n=1000";
+  small.size = "n=100";
   auto rows = course::make_ladder({cpu, small});
   REQUIRE(rows[1].speedup_previous == Approx(10.0));
   REQUIRE(rows[1].speedup_cpu == Approx(10.0));
@@ -465,4 +467,12 @@ TEST_CASE("a ladder shows a size column only when the steps ran different sizes"
   course::print_ladder(different, "different", course::make_ladder({a, b}));
   REQUIRE_THAT(different.str(), Contains("size    time ms") && Contains("n=256") && Contains("n=2048") &&
                                     !Contains("; size"));
+}
+
+TEST_CASE("steps of the same size compare by time even when they count different bytes") {
+  auto two_passes = timed("05", "gpu", 2.0);  // reads the matrix twice: 4 GB counted
+  auto one_pass = timed("06", "gpu", 1.0);    // reads it once: 2 GB counted, same GB/s
+  one_pass.bytes = 2e9;
+  auto rows = course::make_ladder({two_passes, one_pass});
+  REQUIRE(rows[1].speedup_previous == Approx(2.0));
 }

@@ -75,14 +75,14 @@ class TextTable {
 /// One row of a lesson's ladder: a measurement and its speed-ups.
 struct LadderRow {
   Measurement m;                ///< the step's measurement
-  double speedup_previous = 0;  ///< this step's rate over the previous passing step's (0: none)
-  double speedup_cpu = 0;       ///< this step's rate over the first CPU step's (0: none)
+  double speedup_previous = 0;  ///< how many times faster than the previous passing step (0: none)
+  double speedup_cpu = 0;       ///< how many times faster than the first CPU step (0: none)
 };
 
 /// Computes the speed-ups of a ladder: over the previous step that passed (skipped and failed steps
-/// are shown but do not serve as a baseline) and over the first CPU step. Speed-ups are ratios of
-/// rates, so a step measured on a smaller problem still compares fairly; for steps without a counted
-/// rate they are ratios of times.
+/// are shown but do not serve as a baseline) and over the first CPU step. Between steps of the same
+/// size a speed-up is a ratio of times (so a step that needs fewer bytes for the same answer gets the
+/// credit); a step run at another size is compared by rate instead.
 std::vector<LadderRow> make_ladder(const std::vector<Measurement>& steps);
 
 /// Prints a ladder as a table under @p title.
