@@ -86,7 +86,13 @@ class BinaryReader {
   /// @throws UsageError on any header problem, a type mismatch, or data shorter than the header says
   template <class T>
   Array<T> read() {
-    ArrayHeader h = read_header();
+    return read_data<T>(read_header());
+  }
+
+  /// Reads the data that follows header @p h (just returned by read_header()), which must be of type
+  /// @p T. @throws UsageError on a type mismatch or a read error
+  template <class T>
+  Array<T> read_data(const ArrayHeader& h) {
     check_type(h, element_type_of<T>());
     Array<T> a;
     a.rows = h.rows;
@@ -95,6 +101,9 @@ class BinaryReader {
     read_payload(a.values.data(), h.count() * sizeof(T));
     return a;
   }
+
+  /// True when every byte of the file has been read.
+  bool at_end() const { return remaining_ == 0; }
 
   /// @throws UsageError if anything follows the last array read.
   void expect_end();

@@ -1,0 +1,35 @@
+// Exercise 05-B: y = A x with 2D thread blocks. YOUR CODE GOES HERE.
+//
+// A block of dim3(32, 8) threads is 8 warps. Let warp threadIdx.y take one row and its lanes
+// (threadIdx.x) stride along it, so each load of the warp reads 32 neighbouring floats; then add the
+// lanes' partial sums with __shfl_xor_sync (lesson 05, step 04) and let lane 0 write y[i]. Block b
+// takes rows 8b .. 8b + 7; when M needs more than 65535 blocks, stride by the grid.
+//
+// Grade your work:   ./course grade 05 times_vector_2d
+// The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000, 999 x 1001, 200000 x 3 and 16384 x 16384.
+#include "times_vector_2d.h"
+
+#include <algorithm>
+
+#include "course/check.h"
+
+namespace exercise05 {
+namespace {
+
+constexpr int kRowsPerBlock = 8;
+
+__global__ void rows_of_block(const float* a, const float* x, float* y, std::size_t rows, std::size_t columns) {
+  // TODO 1: loop over the rows this warp owns (row blockIdx.x * 8 + threadIdx.y, then every
+  // gridDim.x * 8 rows); for each, stride along the columns from threadIdx.x, reduce, and store.
+}
+
+}  // namespace
+
+void times_vector_2d(const float* a, const float* x, float* y, std::size_t rows, std::size_t columns,
+                     cudaStream_t stream) {
+  const std::size_t blocks = std::min<std::size_t>((rows + kRowsPerBlock - 1) / kRowsPerBlock, 65535);
+  rows_of_block<<<static_cast<unsigned>(blocks), dim3(32, kRowsPerBlock), 0, stream>>>(a, x, y, rows, columns);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace exercise05

@@ -1,0 +1,41 @@
+// Lesson 05, step 04: coalesced access. A warp per row for A v, with shuffle reductions; columns in
+// parallel for A^T B.
+//
+// What changed: who reads what. For A v, a whole warp takes one row: lane l reads columns l, l + 32,
+// l + 64, ..., so each load of the warp is 32 neighbouring floats, one 128-byte segment, and the
+// 32 partial sums are added by five __shfl_xor_sync exchanges (warp_sum) instead of through shared
+// memory. For A^T B each thread takes one column over a band of rows, as in step 03 but without the
+// shared-memory tile: B_i is the same for all threads of a block at each step, so it is served from
+// the L1 cache as a broadcast. The two kernels (warp_per_row, column_per_thread) are in
+// matvec_device.cu, because step 06 falls back to them for matrices too wide for its single pass.
+//
+// Why it is faster: every load of A is now coalesced, in both products, and there are enough warps:
+// M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM.
+//
+// What it still costs: A is read twice, and each thread issues one 4-byte load at a time.
+//
+// Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
+#include "matvec.h"
+#include "matvec_device.cuh"
+
+namespace {
+
+using matvec::LaunchPlan;
+
+LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
+  LaunchPlan p;
+  p.threads = matvec::whole_warps(requested.threads, 256);
+  p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
+  p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts);
+  return p;
+}
+
+void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
+         void* scratch, cudaStream_t stream) {
+  matvec::launch_coalesced_two_pass(a, v, c, rows, columns, p.threads, p.parts, scratch, stream);
+}
+
+}  // namespace
+
+const matvec::Step matvec::kThisStep = {
+    "04", "coalesced: warp per row, columns in parallel", "gpu", nullptr, plan, run, 2};

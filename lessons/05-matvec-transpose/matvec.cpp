@@ -1,0 +1,193 @@
+// Lesson 05, C = A^T (A v): the plumbing every step program shares. It parses the command line, makes
+// or reads the problem, computes the double-precision reference, runs the step (timed, with C
+// poisoned before every run), checks C within the stated tolerance and prints the report.
+#include "matvec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+
+#include "course/binary_file.h"
+#include "course/buffers.h"
+#include "course/cli.h"
+#include "course/data.h"
+#include "course/errors.h"
+#include "course/program.h"
+#include "course/report.h"
+#include "course/timing.h"
+
+namespace matvec {
+
+Problem make_problem(std::size_t rows, std::size_t columns, std::uint64_t seed) {
+  Problem p;
+  p.rows = rows;
+  p.columns = columns;
+  p.a = course::uniform_floats(rows * columns, -1.0f, 1.0f, seed);
+  p.v = course::uniform_floats(columns, -1.0f, 1.0f, seed ^ 0x5EC7ull);
+  return p;
+}
+
+void write_problem(const std::string& path, const Problem& p) {
+  course::BinaryWriter out(path);
+  out.write(p.a.data(), p.rows, p.columns);
+  out.write(p.v);
+  out.close();
+}
+
+Problem read_problem(const std::string& path) {
+  course::BinaryReader in(path);
+  course::Array<float> a = in.read<float>();
+  course::Array<float> v = in.read<float>();
+  in.expect_end();
+  if (v.rows != 1 || v.columns != a.columns)
+    throw course::UsageError(path + ": v must be one row of " + std::to_string(a.columns) + " values to match A (" +
+                             std::to_string(a.rows) + " x " + std::to_string(a.columns) + "), it is " +
+                             std::to_string(v.rows) + " x " + std::to_string(v.columns));
+  Problem p;
+  p.rows = a.rows;
+  p.columns = a.columns;
+  p.a = std::move(a.values);
+  p.v = std::move(v.values);
+  return p;
+}
+
+std::vector<double> reference(const Problem& p) {
+  const std::size_t m = p.rows, n = p.columns;
+  std::vector<double> b(m), c(n, 0.0);
+  const long long rows = static_cast<long long>(m);
+#pragma omp parallel for schedule(static)
+  for (long long r = 0; r < rows; ++r) {
+    const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j) sum += static_cast<double>(row[j]) * p.v[j];
+    b[static_cast<std::size_t>(r)] = sum;
+  }
+  // C = A^T B, row by row (A is read in order); each thread sums a band of rows into its own C.
+#pragma omp parallel
+  {
+    std::vector<double> mine(n, 0.0);
+#pragma omp for schedule(static)
+    for (long long r = 0; r < rows; ++r) {
+      const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
+      const double b_r = b[static_cast<std::size_t>(r)];
+      for (std::size_t j = 0; j < n; ++j) mine[j] += row[j] * b_r;
+    }
+#pragma omp critical
+    for (std::size_t j = 0; j < n; ++j) c[j] += mine[j];
+  }
+  return c;
+}
+
+course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& expected) {
+  double largest = 0;
+  for (double x : expected) largest = std::max(largest, std::fabs(x));
+  course::Tolerance t;
+  t.absolute = 4.0 * std::ldexp(1.0, -24) * std::sqrt(static_cast<double>(terms)) * largest;
+  return t;
+}
+
+course::Tolerance tolerance(const Problem& p, const std::vector<double>& expected) {
+  return sum_tolerance(p.rows + p.columns, expected);
+}
+
+namespace {
+
+bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
+
+course::Measurement describe(const Step& step, std::size_t m, std::size_t n) {
+  course::Measurement r;
+  r.lesson = "05";
+  r.step = step.number;
+  r.title = step.title;
+  r.kind = step.kind;
+  r.size = std::to_string(m) + "x" + std::to_string(n);
+  // The bytes the step needs: A read once or twice, v read and C written once.
+  r.bytes = static_cast<double>(step.matrix_reads) * m * n * sizeof(float) + 2.0 * n * sizeof(float);
+  r.rate_unit = "GB/s";
+  return r;
+}
+
+int report(course::Measurement m, const Problem& p, const std::vector<float>& c, const course::CommonOptions& common) {
+  const std::vector<double> expected = reference(p);
+  const course::Verdict v = course::compare_close(c.data(), expected.data(), p.columns, tolerance(p, expected));
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  m.detail = v.describe();
+  course::print_measurement(std::cout, m, common.format);
+  if (!common.output.empty()) course::write_single_vector(common.output, c);
+  return v.pass ? course::kExitPass : course::kExitFail;
+}
+
+}  // namespace
+
+std::vector<float> run_gpu_once(const Step& step, const Problem& p, const LaunchPlan& requested) {
+  const course::DeviceFacts device = course::query_device();
+  const LaunchPlan plan = step.plan(p.rows, p.columns, device, requested);
+  course::DeviceBuffer<float> a(p.a.size(), "matrix A"), v(p.columns, "vector v"), c(p.columns, "vector C");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  a.upload(p.a);
+  v.upload(p.v);
+  c.poison();
+  step.run_gpu(a.data(), v.data(), c.data(), p.rows, p.columns, plan, scratch.data(), nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return c.to_host();
+}
+
+int step_main(int argc, char** argv, const Step& step) {
+  std::string program = argv[0];
+  program = program.substr(program.find_last_of('/') + 1);  // lesson05_06_fused_single_pass
+  return course::run_program(program.c_str(), [&]() -> int {
+    course::CommandLine cli(program, std::string("Lesson 05, step ") + step.number + ": C = A^T (A v), " +
+                                         step.title + ". A is M x N, v has N elements, both from (-1, 1).");
+    cli.add_size("m", kDefaultRows, "rows of A", 1, 4294967295ull);
+    cli.add_size("n", kDefaultColumns, "columns of A (and elements of v)", 1, 4294967295ull);
+    cli.add_common_options(is_gpu(step) ? 20 : 3);
+    if (is_gpu(step)) {
+      cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+      cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
+    }
+    if (!cli.parse(argc, argv)) return course::kExitPass;
+    const course::CommonOptions common = cli.common();
+    if (!common.input.empty() && (cli.given("m") || cli.given("n")))
+      throw course::UsageError("--m/--n and --input cannot be combined (the file sets the size)");
+    std::string why;
+    if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
+      return course::report_skipped(program, describe(step, cli.size("m"), cli.size("n")), why, common.format);
+    if (common.input.empty() && static_cast<double>(cli.size("m")) * cli.size("n") > 4294967295.0)
+      throw course::UsageError("--m x --n is more than 2^32 - 1 elements, beyond what the course's files hold");
+    const Problem p = common.input.empty() ? make_problem(cli.size("m"), cli.size("n"), common.seed)
+                                           : read_problem(common.input);
+    course::Measurement m = describe(step, p.rows, p.columns);
+    std::vector<float> c(p.columns);
+
+    if (!is_gpu(step)) {
+      m.device = "CPU, 1 thread";
+      m.time = course::time_cpu([&] { step.run_cpu(p.a.data(), p.v.data(), c.data(), p.rows, p.columns); },
+                                common.timing, [&] { std::fill(c.begin(), c.end(), NAN); });
+      return report(m, p, c, common);
+    }
+    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, common.format);
+    const course::DeviceFacts device = course::query_device();
+    LaunchPlan requested;
+    requested.threads = static_cast<int>(cli.integer("threads"));
+    requested.blocks = static_cast<int>(cli.integer("blocks"));
+    const LaunchPlan plan = step.plan(p.rows, p.columns, device, requested);
+    course::DeviceBuffer<float> d_a(p.a.size(), "matrix A"), d_v(p.columns, "vector v"), d_c(p.columns, "vector C");
+    course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+    d_a.upload(p.a);
+    d_v.upload(p.v);
+    course::Stream stream;
+    m.time = course::time_gpu(
+        [&](cudaStream_t s) {
+          step.run_gpu(d_a.data(), d_v.data(), d_c.data(), p.rows, p.columns, plan, scratch.data(), s);
+        },
+        common.timing, stream.get(), [&](cudaStream_t s) { d_c.poison(s); });
+    d_c.download(c.data(), p.columns);
+    m.device = device.name;
+    m.ceiling = common.copy_bandwidth_gbs > 0 ? common.copy_bandwidth_gbs : course::measure_copy_bandwidth_gbs();
+    m.ceiling_name = "copy bandwidth";
+    return report(m, p, c, common);
+  });
+}
+
+}  // namespace matvec

@@ -1,0 +1,96 @@
+// Lesson 05, C = A^T (A v): what every step of the lesson shares on the host side.
+//
+// A is an M x N matrix of floats in row-major order, v a vector of N floats. Each step computes
+// B = A v (M floats), then C = A^T B (N floats), without ever forming A^T: the second product reads
+// A with transposed indexing. Every step file defines one `Step`, kThisStep.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "course/device.h"
+#include "course/verify.h"
+
+namespace matvec {
+
+/// Default problem size: a 16384 x 16384 matrix (1 GiB).
+constexpr std::size_t kDefaultRows = 16384;
+constexpr std::size_t kDefaultColumns = 16384;
+
+/// A problem: the matrix and the vector.
+struct Problem {
+  std::size_t rows = 0;     ///< M
+  std::size_t columns = 0;  ///< N
+  std::vector<float> a;     ///< M x N, row-major
+  std::vector<float> v;     ///< N
+};
+
+/// A seeded problem: every element of A and v uniform in (-1, 1).
+Problem make_problem(std::size_t rows, std::size_t columns, std::uint64_t seed);
+
+/// Writes a problem to a course binary file: A (M x N float32), then v (1 x N float32).
+void write_problem(const std::string& path, const Problem& p);
+
+/// Reads a problem written by write_problem(). Throws course::UsageError for a file that is not a
+/// course file, is truncated, holds the wrong types, or whose v does not have N elements.
+Problem read_problem(const std::string& path);
+
+/// The reference, in double precision: C = A^T (A v).
+std::vector<double> reference(const Problem& p);
+
+/// The tolerance for a float result against the double reference: per element,
+/// 4 * 2^-24 * sqrt(M + N) * max_j |C_j|. Rounding errors of long sums of independent terms grow like
+/// the square root of their number (M + N terms lie on the way from A and v to each C_j), and a
+/// factor of 4 leaves room for the summation orders of different steps. A lost row or column
+/// (one term of size ~|A||B|) is far larger than this and fails.
+course::Tolerance tolerance(const Problem& p, const std::vector<double>& expected);
+
+/// The same rule for any float result made of sums along a path of `terms` terms:
+/// 4 * 2^-24 * sqrt(terms) * max |expected| (used by the exercises: M terms for A^T x, N for A x).
+course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& expected);
+
+/// How a GPU step launches, chosen once outside the timed region.
+struct LaunchPlan {
+  int threads = 0;                ///< threads per block
+  int blocks = 0;                 ///< blocks per grid (for steps that choose it)
+  int parts = 0;                  ///< row or column parts that produce partial sums (steps 03-05)
+  std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
+};
+
+/// One rung of the ladder.
+struct Step {
+  const char* number;  ///< "06"
+  const char* title;   ///< "fused single pass"
+  const char* kind;    ///< "cpu", "gpu" or "library"
+
+  /// CPU steps: C (N floats) from A and v.
+  void (*run_cpu)(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns);
+
+  /// GPU steps: the launch for an M x N problem; `requested` carries --threads/--blocks.
+  LaunchPlan (*plan)(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                     const LaunchPlan& requested);
+
+  /// GPU steps: enqueues C = A^T (A v) into stream; a, v, c in device memory, c poisoned by the
+  /// caller; `scratch` holds plan.scratch_bytes bytes (B and any partial sums live there).
+  void (*run_gpu)(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
+                  const LaunchPlan& plan, void* scratch, cudaStream_t stream);
+
+  /// How many times the step reads A (2 for two passes, 1 for the fused step): the report counts
+  /// the bytes the step actually needs.
+  int matrix_reads;
+};
+
+/// The step a program or test was built with (each step file defines it).
+extern const Step kThisStep;
+
+/// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
+int step_main(int argc, char** argv, const Step& step);
+
+/// Runs a GPU step once (output poisoned first) and returns C. Used by the tests.
+std::vector<float> run_gpu_once(const Step& step, const Problem& p, const LaunchPlan& requested = {});
+
+}  // namespace matvec

@@ -1,0 +1,56 @@
+// Tests of one GPU step of lesson 05, built once per step (lesson05_NN_..._test): C must match the
+// double-precision reference within the lesson's tolerance on awkward shapes and several seeds.
+#include <catch2/catch.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "course/test_sizes.h"
+#include "course/verify.h"
+#include "matvec.h"
+
+using matvec::kThisStep;
+
+namespace {
+
+void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& requested = {}) {
+  const std::vector<double> expected = matvec::reference(p);
+  const std::vector<float> got = matvec::run_gpu_once(kThisStep, p, requested);
+  const course::Verdict v = course::compare_close(got.data(), expected.data(), p.columns, matvec::tolerance(p, expected));
+  INFO("step " << kThisStep.number << ", A " << p.rows << " x " << p.columns << ", threads " << requested.threads
+               << ", blocks " << requested.blocks << ": " << v.describe());
+  REQUIRE(v.pass);
+}
+
+}  // namespace
+
+TEST_CASE("matches the reference on awkward shapes and several seeds") {
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes{
+      {1, 1}, {1, 1000}, {1000, 1}, {33, 1000}, {1000, 33}, {31, 2}, {2, 31}, {999, 1001}, {257, 4099}};
+  for (auto [m, n] : shapes)
+    for (auto seed : course::test_seeds()) require_step_matches(matvec::make_problem(m, n, seed));
+}
+
+TEST_CASE("matches the reference on shapes that are not multiples of 4") {
+  for (std::size_t n : {5, 6, 7, 1023, 16383}) require_step_matches(matvec::make_problem(129, n, n));
+}
+
+TEST_CASE("matches the reference at the default size") {
+  require_step_matches(matvec::make_problem(matvec::kDefaultRows, matvec::kDefaultColumns, 7));
+}
+
+TEST_CASE("matches the reference on tall and wide matrices") {
+  require_step_matches(matvec::make_problem(100000, 40, 8));
+  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than step 06's single pass allows
+}
+
+TEST_CASE("any launch configuration gives the same answer") {
+  const matvec::Problem p = matvec::make_problem(517, 771, 10);
+  for (int threads : {32, 96, 1024})
+    for (int blocks : {0, 1, 7}) {
+      matvec::LaunchPlan requested;
+      requested.threads = threads;
+      requested.blocks = blocks;
+      require_step_matches(p, requested);
+    }
+}

@@ -1,0 +1,37 @@
+// Exercise 05-B, solution: y = A x with 2D thread blocks.
+//
+// A block of 32 x 8 threads is 8 warps, and warp threadIdx.y takes one row: its 32 lanes (threadIdx.x)
+// stride along the row, so every load of the warp is 32 neighbouring floats, and the lanes' partial
+// sums meet by shuffles. Block b takes rows 8b .. 8b + 7, and the grid strides on when M needs more
+// blocks than it has.
+#include "times_vector_2d.h"
+
+#include <algorithm>
+
+#include "course/check.h"
+
+namespace exercise05 {
+namespace {
+
+constexpr int kRowsPerBlock = 8;
+
+__global__ void rows_of_block(const float* a, const float* x, float* y, std::size_t rows, std::size_t columns) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(kRowsPerBlock) + threadIdx.y; i < rows;
+       i += static_cast<std::size_t>(gridDim.x) * kRowsPerBlock) {
+    float sum = 0.0f;
+    for (std::size_t j = threadIdx.x; j < columns; j += 32) sum += a[i * columns + j] * x[j];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x == 0) y[i] = sum;
+  }
+}
+
+}  // namespace
+
+void times_vector_2d(const float* a, const float* x, float* y, std::size_t rows, std::size_t columns,
+                     cudaStream_t stream) {
+  const std::size_t blocks = std::min<std::size_t>((rows + kRowsPerBlock - 1) / kRowsPerBlock, 65535);
+  rows_of_block<<<static_cast<unsigned>(blocks), dim3(32, kRowsPerBlock), 0, stream>>>(a, x, y, rows, columns);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace exercise05
