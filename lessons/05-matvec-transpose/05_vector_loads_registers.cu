@@ -89,6 +89,10 @@ __global__ void columns_per_thread(const float* a, const float* b, float* partia
   store(partial + blockIdx.y * columns + group * kWidth, acc);
 }
 
+// B's share of scratch, rounded up to whole float4s so that the partial sums after it stay 16-byte
+// aligned for the float4 stores.
+std::size_t b_floats(std::size_t rows) { return (rows + 3) / 4 * 4; }
+
 bool vectorizable(const float* a, const float* v, std::size_t columns) {
   return columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(v) % 16 == 0;
 }
@@ -98,7 +102,7 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
   p.threads = matvec::whole_warps(requested.threads, 256);
   const std::size_t groups = columns % 4 == 0 ? columns / 4 : columns;
   p.parts = matvec::parts_to_fill(rows, groups, p.threads, device);
-  p.scratch_bytes = (rows + static_cast<std::size_t>(p.parts) * columns) * sizeof(float);  // B, partial C
+  p.scratch_bytes = (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns) * sizeof(float);  // B, partial C
   return p;
 }
 
@@ -107,7 +111,7 @@ void launch(const float* a, const float* v, float* c, std::size_t rows, std::siz
             void* scratch, cudaStream_t stream) {
   constexpr int kWidth = sizeof(T) / sizeof(float);
   float* b = static_cast<float*>(scratch);
-  float* partial = b + rows;
+  float* partial = b + b_floats(rows);
   const std::size_t row_groups = (rows + kRowsPerWarp - 1) / kRowsPerWarp;
   const std::size_t blocks_a_v = std::min<std::size_t>((row_groups * 32 + p.threads - 1) / p.threads, 65535);
   rows_per_warp<T><<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, b, rows, columns);
