@@ -45,6 +45,28 @@ function(course_add_lesson number title)
   _course_manifest(${number} "small" "-" "${L_SMALL}")
 endfunction()
 
+# course_add_lesson_library(<target> <sources>...)
+# The library of what a lesson's steps share (its driver, its device building blocks): the lesson's
+# folder as an include directory, course::common, and OpenMP for the CPU reference where available.
+function(course_add_lesson_library target)
+  add_library(${target} STATIC ${ARGN})
+  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${target} PUBLIC course::common)
+  if(OpenMP_CXX_FOUND)
+    target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+  endif()
+endfunction()
+
+# course_add_exercise_support(LESSON <nn> LESSON_LIBRARY <target>)
+# exercise<nn>_support: the exercise folder's headers, the lesson's library (the exercises build on
+# the lesson) and course::common, for every stub, solution, grader and benchmark of the lesson.
+function(course_add_exercise_support)
+  cmake_parse_arguments(X "" "LESSON;LESSON_LIBRARY" "" ${ARGN})
+  add_library(exercise${X_LESSON}_support INTERFACE)
+  target_include_directories(exercise${X_LESSON}_support INTERFACE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(exercise${X_LESSON}_support INTERFACE course::common ${X_LESSON_LIBRARY})
+endfunction()
+
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]
 #                 [TEST_SOURCES ...] [TEST_LABELS ...] [TABLE <title>] [RUN_ARGS ...])
 # Builds one step of a lesson:
