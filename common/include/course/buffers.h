@@ -50,9 +50,12 @@ class DeviceBuffer {
   std::size_t size() const { return count_; }     ///< number of elements
   std::size_t bytes() const { return count_ * sizeof(T); }  ///< size in bytes
 
-  /// Copies @p count elements from host memory into the start of the buffer (synchronous).
+  /// Copies @p count elements from host memory into the start of the buffer, and returns once they
+  /// are on the device. (A plain cudaMemcpy from pageable memory may return while its last DMA is
+  /// still under way, and work in a non-blocking stream does not wait for it.)
   void upload(const T* host, std::size_t count) {
     CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());
   }
   /// Copies a whole host vector into the buffer; the buffer must be at least as long.
   void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
