@@ -9,6 +9,11 @@
 
 namespace course {
 
+int whole_warps(int requested, int preferred) {
+  const int threads = requested > 0 ? requested : preferred;
+  return threads < 32 ? 32 : (threads > 1024 ? 1024 : threads / 32 * 32);
+}
+
 int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes, const DeviceFacts& device) {
   int per_sm = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));

@@ -8,6 +8,11 @@
 
 namespace course {
 
+std::string program_name(const char* argv0) {
+  const std::string path = argv0 != nullptr ? argv0 : "";
+  return path.substr(path.find_last_of('/') + 1);
+}
+
 int run_program(const char* program, const std::function<int()>& body) {
   try {
     return body();

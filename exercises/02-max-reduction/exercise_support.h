@@ -52,8 +52,7 @@ Result run_once(const std::vector<float>& values, std::size_t (*scratch_bytes)(s
 template <class Result>
 int bench_main(int argc, char** argv, const char* title, std::size_t (*scratch_bytes)(std::size_t),
                Kernel<Result> run, const std::function<course::Verdict(const Result&, const std::vector<float>&)>& check) {
-  std::string program = argv[0];
-  program = program.substr(program.find_last_of('/') + 1);
+  const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
     course::CommandLine cli(program, std::string("Times the exercise: ") + title + ".");
     cli.add_size("n", 40960000, "number of floats", 1, 4294967295ull);

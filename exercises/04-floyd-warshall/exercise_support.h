@@ -44,8 +44,7 @@ struct Benchmark {
 /// student's kernel beside the solution's.
 inline int bench_main(int argc, char** argv, const char* title,
                       const std::function<Benchmark(const std::vector<std::int32_t>& graph, std::size_t n)>& prepare) {
-  std::string program = argv[0];
-  program = program.substr(program.find_last_of('/') + 1);
+  const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
     course::CommandLine cli(program, std::string("Times the exercise: ") + title + ".");
     cli.add_size("n", floyd_warshall::kDefaultVertices, "number of vertices", 1, 46340);

@@ -68,8 +68,7 @@ inline course::Verdict run_and_check(const matvec::Problem& p, bool transposed, 
 /// student's kernel beside the solution's.
 inline int bench_main(int argc, char** argv, const char* title, bool transposed,
                       const std::function<std::size_t(std::size_t, std::size_t)>& scratch_bytes, const Product& product) {
-  std::string program = argv[0];
-  program = program.substr(program.find_last_of('/') + 1);
+  const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
     course::CommandLine cli(program, std::string("Times the exercise: ") + title + ".");
     cli.add_size("m", matvec::kDefaultRows, "rows of A", 1, 4294967295ull);

@@ -32,7 +32,7 @@ __global__ void persistent_max(const float* values, std::size_t n, float* result
 
 LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = max_reduction::whole_warps(requested.threads > 0 ? requested.threads : 512);
+  p.threads = course::whole_warps(requested.threads, 512);
   p.blocks = requested.blocks > 0
                  ? requested.blocks
                  : course::resident_blocks(reinterpret_cast<const void*>(persistent_max), p.threads, 0, device);

@@ -40,7 +40,7 @@ __global__ void grid_synchronized_max(const float* values, std::size_t n, float*
 
 LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = max_reduction::whole_warps(requested.threads > 0 ? requested.threads : 512);
+  p.threads = course::whole_warps(requested.threads, 512);
   p.blocks = course::cooperative_grid_blocks(reinterpret_cast<const void*>(grid_synchronized_max), p.threads, 0,
                                              requested.blocks, device);
   p.scratch_bytes = p.blocks * sizeof(float);

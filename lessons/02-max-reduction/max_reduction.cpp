@@ -120,8 +120,7 @@ float run_gpu_once(const Step& step, const std::vector<float>& values, const Lau
 }
 
 int step_main(int argc, char** argv, const Step& step) {
-  std::string program = argv[0];
-  program = program.substr(program.find_last_of('/') + 1);  // lesson02_05_warp_shuffle
+  const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&] {
     course::CommandLine cli(program, std::string("Lesson 02, step ") + step.number + ": max reduction, " +
                                          step.title + ". Finds the largest of n floats drawn from (-1, 1).");

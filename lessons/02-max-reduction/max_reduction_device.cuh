@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "course/check.h"
+#include "course/launch.h"
 #include "max_reduction.h"
 
 namespace max_reduction {
@@ -37,15 +38,10 @@ inline void start_at_lowest(float* result, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
-// Step 02. Rounds a thread count to a multiple of the warp size within [32, 1024].
-inline int whole_warps(int threads) {
-  threads = threads < 32 ? 32 : (threads > 1024 ? 1024 : threads);
-  return threads / 32 * 32;
-}
-
-// Step 03. Rounds a thread count down to a power of two within [32, 1024], as tree reductions that
-// halve the block each round need.
-inline int power_of_two_threads(int threads) {
+// Step 03. Threads per block for a tree reduction, which halves the block each round: --threads (or
+// `preferred` when it is 0) rounded down to a power of two within [32, 1024].
+inline int power_of_two_threads(int requested, int preferred) {
+  const int threads = requested > 0 ? requested : preferred;
   int p = 32;
   while (p * 2 <= threads && p < 1024) p *= 2;
   return p;
@@ -58,9 +54,6 @@ inline LaunchPlan one_thread_per_element(std::size_t n, int threads) {
   p.blocks = static_cast<int>((n + threads - 1) / threads);
   return p;
 }
-
-// Steps 02-05 choose 256 threads per block unless --threads says otherwise.
-inline int requested_or_default(const LaunchPlan& requested) { return requested.threads > 0 ? requested.threads : 256; }
 
 // Step 05. The largest value across a warp, using register-to-register shuffles instead of shared
 // memory: after log2(32) = 5 exchanges every lane holds the warp's maximum.

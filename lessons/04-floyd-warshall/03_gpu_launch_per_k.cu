@@ -14,6 +14,7 @@
 // for all the compiler knows j could equal k.
 //
 // Launch: n blocks of 256 threads (or --threads, rounded to whole warps); --blocks is ignored.
+#include "course/launch.h"
 #include "floyd_warshall.h"
 #include "floyd_warshall_device.cuh"
 
@@ -30,7 +31,7 @@ __global__ void relax_through(std::int32_t* d, int n, int k) {
 
 LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = floyd_warshall::whole_warps_or_default(requested);
+  p.threads = course::whole_warps(requested.threads, 256);
   p.blocks = static_cast<int>(n);
   return p;
 }

@@ -219,8 +219,7 @@ std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::
 }
 
 int step_main(int argc, char** argv, const Step& step) {
-  std::string program = argv[0];
-  program = program.substr(program.find_last_of('/') + 1);  // lesson04_06_blocked_shared_tiles
+  const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
     course::CommandLine cli(program, std::string("Lesson 04, step ") + step.number + ": Floyd-Warshall, " +
                                          step.title + ". All-pairs shortest paths of a seeded random graph.");

@@ -16,7 +16,7 @@ __global__ void fill_no_edge(std::int32_t* d, std::size_t count) {
 
 LaunchPlan cooperative_plan(const void* kernel, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = whole_warps_or_default(requested);
+  p.threads = course::whole_warps(requested.threads, 256);
   p.blocks = course::cooperative_grid_blocks(kernel, p.threads, 0, requested.blocks, device);
   return p;
 }

@@ -27,12 +27,6 @@ __device__ inline void relax(std::int32_t* d_ij, std::int32_t d_ik, std::int32_t
   if (through_k < *d_ij) *d_ij = through_k;
 }
 
-// Step 03. Threads per block: --threads rounded down to whole warps, 256 by default.
-inline int whole_warps_or_default(const LaunchPlan& requested) {
-  const int threads = requested.threads > 0 ? requested.threads : 256;
-  return threads < 32 ? 32 : (threads > 1024 ? 1024 : threads / 32 * 32);
-}
-
 // Step 04. Steps 04 and 05 run all rounds in one cooperative launch of a kernel(int32_t* d, int n):
 // the plan sizes the grid so that every block is resident at once, and the launch copies the graph
 // and starts the kernel with cudaLaunchCooperativeKernel.
@@ -67,6 +61,20 @@ struct TileCloser {
   __device__ int row(int a) const { return threadIdx.y + 32 * a; }
   __device__ int column(int b) const { return threadIdx.x + 32 * b; }
 
+  // This thread's elements of the TILE x TILE block of d whose top-left corner is (row0, column0).
+  __device__ void load(const std::int32_t* d, int n, std::size_t row0, std::size_t column0) {
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+#pragma unroll
+      for (int b = 0; b < R; ++b) mine[a][b] = d[(row0 + row(a)) * n + column0 + column(b)];
+  }
+  __device__ void store(std::int32_t* d, int n, std::size_t row0, std::size_t column0) const {
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+#pragma unroll
+      for (int b = 0; b < R; ++b) d[(row0 + row(a)) * n + column0 + column(b)] = mine[a][b];
+  }
+
   // Owners of row k and column k publish them for step k.
   __device__ void publish(int k) {
     std::int32_t* next_row = row_buffer + (k % 2) * TILE;
@@ -88,10 +96,7 @@ __global__ void blocked_phase1(std::int32_t* d, int n, int kb) {
   extern __shared__ std::int32_t buffers[];
   TileCloser<TILE> t{buffers, buffers + 2 * TILE, {}};
   const std::size_t base = static_cast<std::size_t>(kb) * TILE;
-#pragma unroll
-  for (int a = 0; a < t.R; ++a)
-#pragma unroll
-    for (int b = 0; b < t.R; ++b) t.mine[a][b] = d[(base + t.row(a)) * n + base + t.column(b)];
+  t.load(d, n, base, base);
   t.publish(0);
   __syncthreads();
   for (int k = 0; k < TILE; ++k) {
@@ -105,10 +110,7 @@ __global__ void blocked_phase1(std::int32_t* d, int n, int kb) {
     if (k + 1 < TILE) t.publish(k + 1);
     __syncthreads();
   }
-#pragma unroll
-  for (int a = 0; a < t.R; ++a)
-#pragma unroll
-    for (int b = 0; b < t.R; ++b) d[(base + t.row(a)) * n + base + t.column(b)] = t.mine[a][b];
+  t.store(d, n, base, base);
 }
 
 // Step 06. Phase 2 of round kb: the tiles in row kb (blockIdx.y == 0) and in column kb
@@ -128,10 +130,9 @@ __global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
 #pragma unroll
   for (int a = 0; a < t.R; ++a)
 #pragma unroll
-    for (int b = 0; b < t.R; ++b) {
+    for (int b = 0; b < t.R; ++b)
       diagonal[t.row(a) * TILE + t.column(b)] = d[(base + t.row(a)) * n + base + t.column(b)];
-      t.mine[a][b] = d[(row0 + t.row(a)) * n + column0 + t.column(b)];
-    }
+  t.load(d, n, row0, column0);
   t.publish(0);
   __syncthreads();
   for (int k = 0; k < TILE; ++k) {
@@ -148,10 +149,7 @@ __global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
     if (k + 1 < TILE) t.publish(k + 1);
     __syncthreads();
   }
-#pragma unroll
-  for (int a = 0; a < t.R; ++a)
-#pragma unroll
-    for (int b = 0; b < t.R; ++b) d[(row0 + t.row(a)) * n + column0 + t.column(b)] = t.mine[a][b];
+  t.store(d, n, row0, column0);
 }
 
 // Step 06. Launches phases 1 and 2 of round kb (phase 3 is each step's own).

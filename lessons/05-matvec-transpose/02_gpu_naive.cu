@@ -38,7 +38,7 @@ __global__ void thread_per_column(const float* a, const float* b, float* c, std:
 
 LaunchPlan plan(std::size_t rows, std::size_t, const course::DeviceFacts&, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = matvec::whole_warps(requested.threads, 256);
+  p.threads = course::whole_warps(requested.threads, 256);
   p.scratch_bytes = rows * sizeof(float);  // B
   return p;
 }

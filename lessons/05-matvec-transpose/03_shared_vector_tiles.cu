@@ -82,7 +82,7 @@ int parts_for(std::size_t outputs, std::size_t inputs, int threads, const course
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = matvec::whole_warps(requested.threads, 128);
+  p.threads = course::whole_warps(requested.threads, 128);
   // One part count serves both products: the larger of what each needs, capped by both band counts.
   const int parts_a_v = parts_for(rows, columns, p.threads, device);
   const int parts_at_b = parts_for(columns, rows, p.threads, device);

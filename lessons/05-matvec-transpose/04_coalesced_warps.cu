@@ -24,7 +24,7 @@ using matvec::LaunchPlan;
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = matvec::whole_warps(requested.threads, 256);
+  p.threads = course::whole_warps(requested.threads, 256);
   p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
   p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts);
   return p;

@@ -99,7 +99,7 @@ bool vectorizable(const float* a, const float* v, std::size_t columns) {
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  p.threads = matvec::whole_warps(requested.threads, 256);
+  p.threads = course::whole_warps(requested.threads, 256);
   const std::size_t groups = columns % 4 == 0 ? columns / 4 : columns;
   p.parts = matvec::parts_to_fill(rows, groups, p.threads, device);
   p.scratch_bytes = (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns) * sizeof(float);  // B, partial C

@@ -134,8 +134,7 @@ std::vector<float> run_gpu_once(const Step& step, const Problem& p, const Launch
 }
 
 int step_main(int argc, char** argv, const Step& step) {
-  std::string program = argv[0];
-  program = program.substr(program.find_last_of('/') + 1);  // lesson05_06_fused_single_pass
+  const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
     course::CommandLine cli(program, std::string("Lesson 05, step ") + step.number + ": C = A^T (A v), " +
                                          step.title + ". A is M x N, v has N elements, both from (-1, 1).");

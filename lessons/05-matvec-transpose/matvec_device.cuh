@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "course/check.h"
+#include "course/launch.h"
 #include "matvec.h"
 
 namespace matvec {
@@ -19,12 +20,6 @@ __host__ __device__ inline std::size_t smaller(std::size_t a, std::size_t b) { r
 // consecutive x, so every read is coalesced.
 __global__ void sum_partials(const float* partial, int parts, std::size_t length, float* out);
 void launch_sum_partials(const float* partial, int parts, std::size_t length, float* out, cudaStream_t stream);
-
-// Step 03. Threads per block: --threads rounded down to whole warps (at least 32), or `preferred`.
-inline int whole_warps(int requested, int preferred) {
-  const int threads = requested > 0 ? requested : preferred;
-  return threads < 32 ? 32 : (threads > 1024 ? 1024 : threads / 32 * 32);
-}
 
 // Step 04. The sum of a value over the 32 lanes of a warp, by shuffles; every lane gets the sum.
 __device__ inline float warp_sum(float value) {

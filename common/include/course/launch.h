@@ -8,6 +8,10 @@
 
 namespace course {
 
+/// Threads per block from a --threads value: @p requested (or @p preferred when it is 0) clamped to
+/// [32, 1024] and rounded down to whole warps.
+int whole_warps(int requested, int preferred);
+
 /// The number of blocks for a cooperative launch (a grid that synchronizes with grid.sync()): every
 /// block must be resident at once, or blocks waiting at the grid barrier would wait forever for blocks
 /// that cannot start. Returns @p requested_blocks, or when it is 0 the most blocks the device holds at
