@@ -55,6 +55,7 @@ DeviceFacts query_device(int id) {
   f.max_threads_per_block = prop.maxThreadsPerBlock;
   f.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
   f.shared_memory_per_block = prop.sharedMemPerBlock;
+  f.shared_memory_per_block_optin = prop.sharedMemPerBlockOptin;
   f.shared_memory_per_sm = prop.sharedMemPerMultiprocessor;
   f.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   f.global_memory_bytes = prop.totalGlobalMem;

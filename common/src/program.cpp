@@ -22,6 +22,9 @@ int run_program(const char* program, const std::function<int()>& body) {
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "%s: skipped: no CUDA device (%s)\n", program, e.what());
     return kExitSkipped;
+  } catch (const NotSupportedError& e) {
+    std::fprintf(stderr, "%s: skipped: %s\n", program, e.what());
+    return kExitSkipped;
   } catch (const CudaError& e) {
     std::fprintf(stderr, "%s: error: %s\n", program, e.what());
     return kExitRuntime;

@@ -89,8 +89,8 @@ __global__ void __launch_bounds__(kThreads, 2) blocked_phase3_registers(std::int
           make_int4(best[r][4 * half], best[r][4 * half + 1], best[r][4 * half + 2], best[r][4 * half + 3]);
 }
 
-LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan&) {
-  floyd_warshall::allow_phase_shared_memory<kTile>();
+LaunchPlan plan(std::size_t n, const course::DeviceFacts& device, const LaunchPlan&) {
+  floyd_warshall::allow_phase_shared_memory<kTile>(device);
   return floyd_warshall::blocked_plan(n, kTile, kThreads);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "course/check.h"
+#include "course/launch.h"
 #include "floyd_warshall.h"
 
 namespace floyd_warshall {
@@ -163,11 +164,12 @@ void launch_phases_1_and_2(std::int32_t* d, int padded, int kb, cudaStream_t str
   CUDA_CHECK_LAUNCH();
 }
 
-// Step 06. Phase 2 with tiles of 128 x 128 needs more than the default 48 KB of shared memory.
+// Step 06. Phase 2 with tiles of 128 x 128 needs more than the default 48 KB of shared memory; a GPU
+// that cannot give a block that much skips the step.
 template <int TILE>
-void allow_phase_shared_memory() {
-  CUDA_CHECK(cudaFuncSetAttribute(blocked_phase2<TILE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (TILE + 4) * TILE * static_cast<int>(sizeof(std::int32_t))));
+void allow_phase_shared_memory(const course::DeviceFacts& device) {
+  course::require_shared_memory(reinterpret_cast<const void*>(blocked_phase2<TILE>),
+                                (TILE + 4) * TILE * sizeof(std::int32_t), device, "phase 2 of the blocked steps");
 }
 
 // Step 06. The plan of a blocked step: n padded to its tile, a padded working matrix when needed.

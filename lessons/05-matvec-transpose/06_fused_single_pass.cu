@@ -99,8 +99,8 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
     return p;
   }
   for (auto kernel : {fused_rows<1>, fused_rows<2>, fused_rows<4>, fused_rows<8>, fused_rows<16>})
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(kMaxColumns * sizeof(float))));
+    course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
+                                  "step 06 (v in shared memory)");
   p.threads = kThreads;
   p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
   p.scratch_bytes = static_cast<std::size_t>(p.blocks) * columns * sizeof(float);  // one partial C per block

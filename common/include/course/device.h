@@ -17,6 +17,7 @@ struct DeviceFacts {
   int max_threads_per_block = 0;     ///< largest block the device accepts
   int max_threads_per_sm = 0;        ///< resident threads per SM
   std::size_t shared_memory_per_block = 0;  ///< default shared-memory limit of one block, bytes
+  std::size_t shared_memory_per_block_optin = 0;  ///< the most one block can ask for (cudaFuncSetAttribute)
   std::size_t shared_memory_per_sm = 0;     ///< shared memory of one SM, bytes
   std::size_t l2_bytes = 0;          ///< L2 cache size
   std::size_t global_memory_bytes = 0;  ///< total device memory

@@ -13,7 +13,7 @@ constexpr int kExitPass = 0;      ///< the program ran and its answer matched th
 constexpr int kExitFail = 1;      ///< the answer did not match the reference
 constexpr int kExitUsage = 2;     ///< bad command line, size or input file
 constexpr int kExitRuntime = 3;   ///< a CUDA call or another runtime step failed
-constexpr int kExitSkipped = 77;  ///< a GPU program on a machine without a CUDA device
+constexpr int kExitSkipped = 77;  ///< no CUDA device, or the GPU lacks a feature the program needs
 /// @}
 
 /// Bad input from the user: an unknown option, a size that is not a positive number, a file that is
@@ -32,6 +32,14 @@ class CudaError : public std::runtime_error {
 
 /// Thrown by GPU code paths when the machine has no usable CUDA device; programs exit with ::kExitSkipped.
 class NoDeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The GPU lacks something a step needs: cooperative launches, enough shared memory per block, ...
+/// Programs print "skipped: <reason>" and exit with ::kExitSkipped, as without a GPU; a GPU test that
+/// meets it is reported as skipped, never as failed or passed.
+class NotSupportedError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

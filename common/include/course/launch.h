@@ -21,12 +21,23 @@ int whole_warps(int requested, int preferred);
 /// @param shared_bytes      dynamic shared memory per block
 /// @param requested_blocks  the user's --blocks (0: as many as fit)
 /// @param device            the device's facts
-/// @throws UsageError when the device has no cooperative launch, or @p requested_blocks do not fit
+/// @throws NotSupportedError when the device has no cooperative launch (the step is skipped)
+/// @throws UsageError when @p requested_blocks do not fit
 int cooperative_grid_blocks(const void* kernel, int threads, std::size_t shared_bytes, int requested_blocks,
                             const DeviceFacts& device);
 
 /// The most blocks of @p kernel with @p threads threads and @p shared_bytes dynamic shared memory that
 /// fit on the device at once (the occupancy calculator, times the SM count).
 int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes, const DeviceFacts& device);
+
+/// Checks that one block of a kernel may use @p bytes of dynamic shared memory (plus its static shared
+/// memory) on this device, and raises the kernel's limit when it needs more than the default 48 KB
+/// (cudaFuncSetAttribute).
+/// @param kernel the __global__ function, as a pointer
+/// @param bytes  dynamic shared memory per block
+/// @param device the device's facts
+/// @param what   the step or kernel, for the message
+/// @throws NotSupportedError when the device cannot give a block that much (the step is skipped)
+void require_shared_memory(const void* kernel, std::size_t bytes, const DeviceFacts& device, const char* what);
 
 }  // namespace course

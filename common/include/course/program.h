@@ -14,6 +14,7 @@ std::string program_name(const char* argv0);
 
 /// Runs @p body and returns its exit code. Exceptions become one line on standard error and an exit
 /// code: UsageError -> kExitUsage, NoDeviceError -> kExitSkipped ("skipped: no CUDA device ..."),
+/// NotSupportedError -> kExitSkipped ("skipped: <what the GPU lacks>"),
 /// CudaError and anything else -> kExitRuntime. @p program prefixes every message.
 int run_program(const char* program, const std::function<int()>& body);
 
