@@ -106,6 +106,31 @@ function(course_add_ladder_run)
   endforeach()
 endfunction()
 
+# course_add_sweep(LESSON <nn> TABLE <title> STEPS <target>[<=<row label>]... ROWS "<label>|<arguments>"...
+#                  [ARGS <arguments>...] [STUDY <csv file>] [LABEL <heading of the row labels>])
+# Asks the runner for a sweep table: every step run with ARGS plus each row's arguments, one row per
+# argument set, each step's median time in a column, the fastest step of the row, and the original
+# study's figures (a CSV file: a header line, then one line per row label, times in ms) beside them.
+# A step written <target><=<label> runs only up to that row (a CPU step too slow for the largest sizes).
+function(course_add_sweep)
+  cmake_parse_arguments(W "" "LESSON;TABLE;STUDY;LABEL" "STEPS;ROWS;ARGS" ${ARGN})
+  if(NOT W_LABEL)
+    set(W_LABEL size)
+  endif()
+  set(study "")
+  if(W_STUDY)
+    get_filename_component(study ${W_STUDY} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
+  string(REPLACE ";" " " args "${W_ARGS}")
+  _course_manifest(${W_LESSON} "sweep" "-" "${W_TABLE}|${W_LABEL}|${study}|${args}")
+  foreach(step IN LISTS W_STEPS)
+    _course_manifest(${W_LESSON} "sweep-step" "${step}" "${W_TABLE}")
+  endforeach()
+  foreach(row IN LISTS W_ROWS)
+    _course_manifest(${W_LESSON} "sweep-row" "-" "${W_TABLE}|${row}")
+  endforeach()
+endfunction()
+
 # course_add_report(LESSON <nn> TARGET <target> [ARGS ...])
 # A program of the lesson that prints its own table (a launch-configuration sweep, transfer costs);
 # the runner runs it after the ladder and shows its output as it is.

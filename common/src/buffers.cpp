@@ -1,6 +1,8 @@
 #include "course/buffers.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace course {
@@ -13,12 +15,31 @@ std::string gib(std::size_t bytes) {
 }
 }  // namespace
 
-void ensure_device_memory(std::size_t bytes, const char* what) {
+std::size_t usable_device_memory(std::size_t* total) {
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // COURSE_GPU_MEMORY_MIB pretends the GPU has only that much memory: a way to see on a large GPU what
+  // a small one would do (the runner's shrinking, the one-line refusals).
+  if (const char* limit = std::getenv("COURSE_GPU_MEMORY_MIB")) {
+    char* end = nullptr;
+    const unsigned long long mib = std::strtoull(limit, &end, 10);
+    if (end != limit && *end == '\0') {
+      const std::size_t pretend = static_cast<std::size_t>(mib) << 20;
+      const std::size_t used = total_bytes - free_bytes;
+      total_bytes = std::min(total_bytes, pretend);
+      free_bytes = total_bytes > used ? std::min(free_bytes, total_bytes - used) : 0;
+    }
+  }
+  if (total != nullptr) *total = total_bytes;
+  return free_bytes;
+}
+
+void ensure_device_memory(std::size_t bytes, const char* what) {
+  std::size_t total_bytes = 0;
+  const std::size_t free_bytes = usable_device_memory(&total_bytes);
   if (bytes > free_bytes)
-    throw UsageError(std::string(what) + " needs " + gib(bytes) + " of GPU memory but only " +
-                     gib(free_bytes) + " of " + gib(total_bytes) + " is free; choose a smaller size");
+    throw UsageError(std::string(what) + " needs " + gib(bytes) + " of GPU memory, more than the " + gib(free_bytes) +
+                     " free of " + gib(total_bytes) + ": " + kDoesNotFit + "; choose a smaller size");
 }
 
 }  // namespace course

@@ -144,6 +144,7 @@ CommandLine& CommandLine::add_common_options(int default_reps) {
   add_text("output", "", "write the result to this course binary file", "FILE");
   add_text("copy-bandwidth", "", "copy-bandwidth ceiling in GB/s measured beforehand (default: measure it)",
            "GB/S");
+  add_integer("shrink", 0, "halve every size this many times (the runner's answer to a GPU too small)", 0, 40);
   return *this;
 }
 
@@ -204,7 +205,16 @@ const CommandLine::Option& CommandLine::find(const std::string& name, Kind kind)
 
 std::size_t CommandLine::size(const std::string& name) const {
   const Option& o = find(name, Kind::Size);
-  return parse_size(o.value, name, o.min_size, o.max_size);
+  std::size_t value = parse_size(o.value, name, o.min_size, o.max_size);
+  // --shrink k halves every size k times (never below the option's minimum): the runner's way of
+  // fitting a table's size into a GPU with less memory than the size needs.
+  auto shrink = options_.find("shrink");
+  if (shrink != options_.end() && shrink->second.kind == Kind::Integer) {
+    const long long k = parse_integer(shrink->second.value, "shrink", 0, 40);
+    value = k >= 64 ? 0 : value >> k;
+    if (value < o.min_size) value = o.min_size;
+  }
+  return value;
 }
 
 long long CommandLine::integer(const std::string& name) const {

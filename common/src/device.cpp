@@ -94,8 +94,7 @@ std::string DeviceFacts::compute_capability() const {
 
 double measure_copy_bandwidth_gbs() {
   require_cuda_device();
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t free_bytes = usable_device_memory();
   // 512 MiB per side: far beyond any L2, small enough for any GPU with 4 GiB or more.
   std::size_t bytes = std::min<std::size_t>(std::size_t(512) << 20, free_bytes / 4);
   bytes &= ~std::size_t(255);

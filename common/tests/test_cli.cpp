@@ -285,3 +285,14 @@ TEST_CASE("options are declared once and read with their own type") {
   REQUIRE_THROWS_AS(cli.size("fast"), std::logic_error);
   REQUIRE_THROWS_AS(cli.size("undeclared"), std::logic_error);
 }
+
+TEST_CASE("shrinking halves every size option, never below its minimum, and leaves other options alone") {
+  Parsed p({"--n", "1000", "--shrink", "3", "--level", "4"});
+  REQUIRE(p.cli.size("n") == 125u);
+  REQUIRE(p.cli.size("tile") == 16u);  // 32 / 8 = 4, held at the minimum 16
+  REQUIRE(p.cli.integer("level") == 4);
+  Parsed none({"--n", "1000"});
+  REQUIRE(none.cli.size("n") == 1000u);
+  Parsed to_one({"--n", "5", "--shrink", "40"});
+  REQUIRE(to_one.cli.size("n") == 1u);
+}

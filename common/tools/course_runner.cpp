@@ -1,7 +1,9 @@
 // course_runner: runs the course. For each lesson in build/bin/course_manifest.tsv it runs every step
 // program in order, collects the one CSV row each prints, and shows the lesson's ladder table (time,
 // rate, share of the ceiling, speed-up over the previous step and over the CPU, PASS/FAIL); then the
-// lesson's report programs. Tables are also written as CSV and JSON under the results folder.
+// lesson's sweeps (the same steps over several sizes or settings, the original study's figures beside
+// them) and report programs. Tables are also written as CSV and JSON under the results folder. A step
+// whose size does not fit in the GPU's memory is run again at half the size, and so on, with a note.
 // With --compare A B it times two programs side by side (an exercise against its solution).
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "course/buffers.h"
 #include "course/cli.h"
 #include "course/errors.h"
 #include "course/program.h"
@@ -85,8 +88,15 @@ std::string first_line(const std::string& text) {
   return lines.empty() ? "" : lines.front();
 }
 
+// The column key of a step program: "03" for lesson01_03_gpu_naive.
+std::string step_key(const std::string& target) {
+  auto underscore = target.find('_');
+  if (underscore != std::string::npos && target.size() >= underscore + 3) return target.substr(underscore + 1, 2);
+  return target;
+}
+
 // Runs one step program with --csv and turns what it printed into a measurement.
-course::Measurement run_step(const std::string& bin, const Entry& e, const std::string& extra_args) {
+course::Measurement run_step_once(const std::string& bin, const Entry& e, const std::string& extra_args) {
   std::string command = shell_quote(bin + "/" + e.target) + " --csv " + extra_args + " " + e.args;
   Outcome o = run_command(command);
   course::Measurement m;
@@ -98,7 +108,7 @@ course::Measurement run_step(const std::string& bin, const Entry& e, const std::
     return m;
   }
   m.lesson = e.lesson;
-  m.step = e.target;
+  m.step = step_key(e.target);
   m.title = e.target;
   std::string why = first_line(o.err);
   if (o.exit_code == course::kExitSkipped) {  // the GPU lacks what the step needs; it said why
@@ -113,6 +123,27 @@ course::Measurement run_step(const std::string& bin, const Entry& e, const std::
   return m;
 }
 
+// What the runner says under a table about steps it had to shrink.
+std::vector<std::string> shrink_notes;
+
+// Runs one step; when its size does not fit in the GPU's memory, runs it again with every size halved
+// (--shrink 1, 2, ...) until it fits, and notes it, so that a small GPU still gets a whole table.
+course::Measurement run_step(const std::string& bin, const Entry& e, const std::string& extra_args) {
+  course::Measurement m = run_step_once(bin, e, extra_args);
+  for (int k = 1; k <= 12 && m.verdict == "ERROR" && m.detail.find(course::kDoesNotFit) != std::string::npos; ++k) {
+    m = run_step_once(bin, e, extra_args + " --shrink " + std::to_string(k));
+    if (m.verdict != "ERROR")
+      shrink_notes.push_back(e.target + ": the table's size does not fit in this GPU's memory; run at " + m.size +
+                             " (every size halved " + std::to_string(k) + (k == 1 ? " time)" : " times)"));
+  }
+  return m;
+}
+
+void print_shrink_notes() {
+  for (const std::string& note : shrink_notes) std::cout << "note: " << note << "\n";
+  shrink_notes.clear();
+}
+
 std::string slug(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -121,6 +152,65 @@ std::string slug(const std::string& text) {
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out;
+}
+
+// A sweep as the manifest declares it (course_add_sweep): steps with an optional last row, rows of
+// arguments, arguments for every run, and the study's figures.
+struct SweepStep {
+  std::string target, last_row;  // last_row empty: every row
+};
+struct SweepRowSpec {
+  std::string label, args;
+};
+struct SweepSpec {
+  std::string lesson, title, label_title, study_file, args;
+  std::vector<SweepStep> steps;
+  std::vector<SweepRowSpec> rows;
+};
+
+std::vector<std::string> split(const std::string& text, char separator, std::size_t at_most) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (parts.size() + 1 < at_most) {
+    auto at = text.find(separator, start);
+    if (at == std::string::npos) break;
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+course::Sweep run_sweep(const std::string& bin, const SweepSpec& spec, const std::string& extra) {
+  course::Sweep sweep;
+  sweep.label_title = spec.label_title;
+  course::StudyFigures study;
+  if (!spec.study_file.empty()) {
+    study = course::parse_study_figures(read_file(spec.study_file), spec.study_file);
+    sweep.study_columns = study.columns;
+  }
+  for (const SweepStep& step : spec.steps) sweep.steps.push_back(step_key(step.target));
+  std::vector<std::size_t> last_row(spec.steps.size(), spec.rows.size());
+  for (std::size_t s = 0; s < spec.steps.size(); ++s)
+    for (std::size_t r = 0; r < spec.rows.size(); ++r)
+      if (!spec.steps[s].last_row.empty() && spec.rows[r].label == spec.steps[s].last_row) last_row[s] = r + 1;
+  for (std::size_t r = 0; r < spec.rows.size(); ++r) {
+    course::SweepRow row;
+    row.label = spec.rows[r].label;
+    for (std::size_t s = 0; s < spec.steps.size(); ++s) {
+      if (r >= last_row[s]) {
+        row.cells.emplace_back();  // beyond the step's last row: not run
+        continue;
+      }
+      std::cerr << "  running " << spec.steps[s].target << " " << spec.rows[r].args << "\n";
+      Entry e{spec.lesson, spec.title, spec.steps[s].target, spec.rows[r].args + " " + spec.args};
+      row.cells.push_back(run_step(bin, e, extra));
+    }
+    for (std::size_t i = 0; i < study.labels.size(); ++i)
+      if (study.labels[i] == row.label) row.study = study.rows[i];
+    sweep.rows.push_back(row);
+  }
+  return sweep;
 }
 
 int compare_programs(const std::string& bin, const std::string& yours, const std::string& reference,
@@ -173,6 +263,7 @@ int main(int argc, char** argv) {
     if (!manifest) throw course::UsageError(bin + "/course_manifest.tsv: missing; build the course first");
     std::vector<Entry> entries;
     std::map<std::string, std::string> titles;
+    std::map<std::string, SweepSpec> sweeps;  // by lesson and title
     std::string line;
     while (std::getline(manifest, line)) {
       if (line.empty() || line[0] == '#') continue;
@@ -187,6 +278,30 @@ int main(int argc, char** argv) {
         continue;
       }
       if (e.table == "small") continue;  // for .ci/gpu-check, not for the runner
+      if (e.table.rfind("sweep", 0) == 0) {
+        if (cli.given("lesson") && e.lesson != cli.text("lesson")) continue;
+        if (e.table == "sweep") {  // title|label title|study file|arguments for every run
+          auto f = split(e.args, '|', 4);
+          if (f.size() != 4) throw course::UsageError("course_manifest.tsv: malformed sweep line: " + line);
+          SweepSpec& spec = sweeps[e.lesson + "\t" + f[0]];
+          spec = SweepSpec{e.lesson, f[0], f[1], f[2], f[3], {}, {}};
+          entries.push_back(Entry{e.lesson, "sweep", "-", f[0]});
+        } else {
+          auto f = split(e.args, '|', e.table == "sweep-row" ? 3 : 1);
+          auto found = sweeps.find(e.lesson + "\t" + f[0]);
+          if (found == sweeps.end()) throw course::UsageError("course_manifest.tsv: step or row of an undeclared sweep: " + line);
+          if (e.table == "sweep-step") {
+            auto limit = e.target.find("<=");
+            found->second.steps.push_back(limit == std::string::npos ? SweepStep{e.target, ""}
+                                                                     : SweepStep{e.target.substr(0, limit), e.target.substr(limit + 2)});
+          } else if (e.table == "sweep-row" && f.size() == 3) {
+            found->second.rows.push_back(SweepRowSpec{f[1], f[2]});
+          } else {
+            throw course::UsageError("course_manifest.tsv: malformed sweep line: " + line);
+          }
+        }
+        continue;
+      }
       if (cli.given("lesson") && e.lesson != cli.text("lesson")) continue;
       entries.push_back(e);
     }
@@ -194,8 +309,16 @@ int main(int argc, char** argv) {
       throw course::UsageError("--lesson " + cli.text("lesson") + ": no such lesson (see --list)");
 
     if (cli.flag("list")) {
-      for (const Entry& e : entries)
+      for (const Entry& e : entries) {
+        if (e.table == "sweep") {
+          const SweepSpec& spec = sweeps[e.lesson + "\t" + e.args];
+          for (const SweepStep& step : spec.steps)
+            std::cout << e.lesson << "  sweep \"" << spec.title << "\"  " << step.target << "  (" << spec.rows.size()
+                      << " rows" << (step.last_row.empty() ? "" : ", up to " + step.last_row) << ")\n";
+          continue;
+        }
         std::cout << e.lesson << "  " << e.table << "  " << e.target << (e.args.empty() ? "" : "  " + e.args) << "\n";
+      }
       return course::kExitPass;
     }
 
@@ -240,6 +363,7 @@ int main(int argc, char** argv) {
         for (const auto& r : ladder)
           if (r.m.verdict != "PASS" && r.m.verdict != "SKIP") all_good = false;
       }
+      print_shrink_notes();
       tables.clear();
       rows.clear();
     };
@@ -248,6 +372,23 @@ int main(int argc, char** argv) {
         finish_lesson();
         lesson = e.lesson;
         std::cout << "\n=== Lesson " << lesson << ": " << titles[lesson] << " ===\n";
+      }
+      if (e.table == "sweep") {
+        finish_lesson();
+        const SweepSpec& spec = sweeps[e.lesson + "\t" + e.args];
+        course::Sweep sweep = run_sweep(bin, spec, extra + " " + ceiling_arg);
+        std::string title = "Lesson " + lesson + " (" + titles[lesson] + "): " + spec.title;
+        std::cout << "\n";
+        course::print_sweep(std::cout, title, sweep);
+        print_shrink_notes();
+        std::string base = cli.text("results") + "/lesson" + lesson + "-" + slug(spec.title);
+        std::ofstream csv(base + ".csv"), json(base + ".json");
+        course::write_sweep_csv(csv, sweep);
+        course::write_sweep_json(json, sweep);
+        for (const course::SweepRow& row : sweep.rows)
+          for (const course::Measurement& m : row.cells)
+            if (!m.verdict.empty() && m.verdict != "PASS" && m.verdict != "SKIP") all_good = false;
+        continue;
       }
       if (e.table == "report") {
         finish_lesson();

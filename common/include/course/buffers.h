@@ -16,7 +16,16 @@
 
 namespace course {
 
-/// Throws UsageError if @p bytes more of device memory cannot fit in what the device has free now.
+/// The words every "too big for this GPU" message contains, so the runner can tell it from other bad
+/// input and retry the table at a smaller size.
+constexpr const char* kDoesNotFit = "it does not fit in GPU memory";
+
+/// The device memory free now, in bytes (and the total in @p total, if given). The environment variable
+/// COURSE_GPU_MEMORY_MIB, when set, makes the GPU look as if it had only that many MiB.
+std::size_t usable_device_memory(std::size_t* total = nullptr);
+
+/// Throws UsageError (its message containing ::kDoesNotFit) if @p bytes more of device memory cannot
+/// fit in what the device has free now.
 /// @param bytes how much the caller is about to allocate
 /// @param what  what it is for, for the message ("input array", ...)
 void ensure_device_memory(std::size_t bytes, const char* what);

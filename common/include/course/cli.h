@@ -71,8 +71,9 @@ class CommandLine {
                         const std::string& help, const std::string& placeholder = "TEXT");
   /// Declares a switch that takes no value.
   CommandLine& add_flag(const std::string& name, const std::string& help);
-  /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output and --copy-bandwidth, with
-  /// @p default_reps timed repetitions.
+  /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output, --copy-bandwidth and
+  /// --shrink, with @p default_reps timed repetitions. `--shrink k` halves every size option k times
+  /// (never below its minimum), which the runner uses when a table's size does not fit the GPU.
   CommandLine& add_common_options(int default_reps = 20);
 
   /// Parses the arguments (argv[0] is skipped).
@@ -82,7 +83,7 @@ class CommandLine {
   /// parse() writing help to standard output.
   bool parse(int argc, const char* const* argv);
 
-  std::size_t size(const std::string& name) const;        ///< value of a size option
+  std::size_t size(const std::string& name) const;        ///< value of a size option (after --shrink)
   long long integer(const std::string& name) const;       ///< value of a whole-number option
   const std::string& text(const std::string& name) const; ///< value of a text option
   bool flag(const std::string& name) const;               ///< whether a switch was given
