@@ -31,6 +31,11 @@ bool cuda_device_available(std::string* why) {
 void require_cuda_device() {
   std::string why;
   if (!cuda_device_available(&why)) throw NoDeviceError(why);
+  int id = 0;
+  CUDA_CHECK(cudaGetDevice(&id));
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+  require_code_for_device(prop.name, prop.major, prop.minor);
 }
 
 namespace {

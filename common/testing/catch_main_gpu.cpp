@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 
 #include "course/device.h"
@@ -34,6 +35,14 @@ int main(int argc, char* argv[]) {
   if (!listing && !course::cuda_device_available(&why)) {
     std::printf("SKIPPED: no CUDA device (%s)\n", why.c_str());
     return course::kExitSkipped;
+  }
+  if (!listing) {
+    try {
+      course::require_cuda_device();  // a build without code for this GPU says what to rebuild for
+    } catch (const std::exception& e) {
+      std::printf("error: %s\n", e.what());
+      return 1;
+    }
   }
   int failures = Catch::Session().run(argc, argv);
   // Every failure came from a feature the GPU lacks: the test could not run here, so it is skipped.

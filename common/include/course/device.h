@@ -41,8 +41,13 @@ struct DeviceFacts {
 /// True when a CUDA device can be used. Never throws; @p why (if given) receives the reason when not.
 bool cuda_device_available(std::string* why = nullptr);
 
-/// Throws NoDeviceError (with CUDA's reason) unless a CUDA device can be used.
+/// Throws NoDeviceError (with CUDA's reason) unless a CUDA device can be used, and CudaError, with one
+/// line that says which architecture to rebuild for, when this build holds no code the GPU can run.
 void require_cuda_device();
+
+/// Throws CudaError, naming the architecture to rebuild for, when this build holds no GPU code that the
+/// device @p name of compute capability @p major.@p minor can run. Checked once per program.
+void require_code_for_device(const std::string& name, int major, int minor);
 
 /// Reads the facts of device @p id (the current device by default). Throws NoDeviceError without one.
 DeviceFacts query_device(int id = -1);
