@@ -131,6 +131,19 @@ function(course_add_sweep)
   endforeach()
 endfunction()
 
+# course_add_profile(LESSON <nn> ARGS <arguments>... ELEMENTS <count> COUNTERS <key>... [SKIP <target>...])
+# What `./course profile <nn>` shows: every GPU step of the ladder run under Nsight Compute with ARGS
+# (a size that profiles in seconds), the counters named (see `course_profile --counters`), ELEMENTS
+# the problem's element count at that size (for the per-element counters). SKIP leaves out steps too
+# slow to replay (they can still be profiled alone, by step number).
+function(course_add_profile)
+  cmake_parse_arguments(P "" "LESSON;ELEMENTS" "ARGS;COUNTERS;SKIP" ${ARGN})
+  string(REPLACE ";" " " args "${P_ARGS}")
+  string(REPLACE ";" " " counters "${P_COUNTERS}")
+  string(REPLACE ";" " " skip "${P_SKIP}")
+  _course_manifest(${P_LESSON} "profile" "-" "${args}|${P_ELEMENTS}|${counters}|${skip}")
+endfunction()
+
 # course_add_report(LESSON <nn> TARGET <target> [ARGS ...])
 # A program of the lesson that prints its own table (a launch-configuration sweep, transfer costs);
 # the runner runs it after the ladder and shows its output as it is.

@@ -84,6 +84,10 @@ double DeviceFacts::peak_fp32_gflops() const {
   return 2.0 * fp32_lanes_per_sm() * multiprocessors * sm_clock_ghz;
 }
 
+double DeviceFacts::fp32_instruction_rate_gops() const {
+  return static_cast<double>(fp32_lanes_per_sm()) * multiprocessors * sm_clock_ghz;
+}
+
 double DeviceFacts::peak_int32_gops() const {
   // 64 integer lanes per SM per clock on Volta and newer.
   return 64.0 * multiprocessors * sm_clock_ghz;

@@ -22,6 +22,12 @@ double Measurement::rate() const {
 
 double Measurement::percent_of_ceiling() const { return ceiling > 0 ? 100.0 * rate() / ceiling : 0; }
 
+double Measurement::operational_intensity() const { return bytes > 0 && operations > 0 ? operations / bytes : 0; }
+
+double Measurement::operation_rate() const {
+  return time.median_ms > 0 ? operations / (time.median_ms * 1e-3) / 1e9 : 0;
+}
+
 std::string format_significant(double value, int significant) {
   if (value == 0) return "0";
   if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
@@ -116,13 +122,15 @@ double to_double(const std::string& s) {
 
 constexpr const char* kColumns[] = {"lesson", "step", "title", "kind", "size", "device", "median_ms", "min_ms",
                                     "max_ms", "reps", "bytes", "operations", "rate_unit", "rate", "ceiling",
-                                    "ceiling_name", "percent_of_ceiling", "verdict", "detail"};
+                                    "ceiling_name", "percent_of_ceiling", "verdict", "detail", "operation",
+                                    "compute_ceiling"};
 constexpr std::size_t kColumnCount = sizeof kColumns / sizeof kColumns[0];
 
 std::vector<std::string> fields_of(const Measurement& m) {
   return {m.lesson, m.step, m.title, m.kind, m.size, m.device, plain(m.time.median_ms), plain(m.time.min_ms),
           plain(m.time.max_ms), std::to_string(m.time.reps), plain(m.bytes), plain(m.operations), m.rate_unit,
-          plain(m.rate()), plain(m.ceiling), m.ceiling_name, plain(m.percent_of_ceiling()), m.verdict, m.detail};
+          plain(m.rate()), plain(m.ceiling), m.ceiling_name, plain(m.percent_of_ceiling()), m.verdict, m.detail,
+          m.operation, plain(m.compute_ceiling)};
 }
 }  // namespace
 
@@ -162,6 +170,8 @@ Measurement from_csv(const std::string& line) {
   m.ceiling_name = f[15];
   m.verdict = f[17];
   m.detail = f[18];
+  m.operation = f[19];
+  m.compute_ceiling = to_double(f[20]);
   return m;
 }
 
@@ -169,7 +179,7 @@ std::string to_json(const Measurement& m) {
   auto f = fields_of(m);
   std::string out = "{";
   for (std::size_t i = 0; i < kColumnCount; ++i) {
-    bool numeric = (i >= 6 && i <= 11) || i == 13 || i == 14 || i == 16;
+    bool numeric = (i >= 6 && i <= 11) || i == 13 || i == 14 || i == 16 || i == 20;
     out += (i ? ", " : "") + json_string(kColumns[i]) + ": ";
     if (!numeric) {
       out += json_string(f[i]);
@@ -418,6 +428,97 @@ void write_ladder_svg(std::ostream& out, const std::string& title, const std::ve
     out << "<text x=\"" << x - 4 << "\" y=\"" << top - 8 << "\" text-anchor=\"end\" fill=\"#c0392b\">"
         << xml_text(ceiling_name) << "</text>\n";
   }
+  out << "</svg>\n";
+}
+
+void write_roofline_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows,
+                        double memory_gbs, const std::string& memory_name) {
+  std::vector<const Measurement*> points;
+  double compute = 0;
+  std::string operation = "operations", compute_name;
+  for (const LadderRow& r : rows) {
+    const Measurement& m = r.m;
+    if (m.verdict != "PASS" || m.operational_intensity() <= 0 || m.operation_rate() <= 0) continue;
+    points.push_back(&m);
+    compute = std::max(compute, m.compute_ceiling);
+    if (!m.operation.empty()) operation = m.operation + "s";
+  }
+  const double width = 720, height = 440, left = 80, right = 170, top = 50, bottom = 60;
+  const double plot_w = width - left - right, plot_h = height - top - bottom;
+  // The axes span the points, the ridge (where the roofs meet) and the compute roof, in whole decades.
+  double x_low = 1e300, x_high = 0, y_low = 1e300, y_high = 0;
+  for (const Measurement* m : points) {
+    x_low = std::min(x_low, m->operational_intensity());
+    x_high = std::max(x_high, m->operational_intensity());
+    y_low = std::min(y_low, m->operation_rate());
+    y_high = std::max(y_high, m->operation_rate());
+  }
+  const double ridge = memory_gbs > 0 && compute > 0 ? compute / memory_gbs : 0;
+  if (ridge > 0) {
+    x_low = std::min(x_low, ridge);
+    x_high = std::max(x_high, ridge);
+  }
+  if (compute > 0) y_high = std::max(y_high, compute);
+  if (memory_gbs > 0 && !points.empty()) y_low = std::min(y_low, memory_gbs * x_low);
+  const bool empty = points.empty();
+  const double x0 = empty ? -1 : std::floor(std::log10(x_low) - 0.3), x1 = empty ? 2 : std::ceil(std::log10(x_high) + 0.3);
+  const double y0 = empty ? 0 : std::floor(std::log10(y_low) - 0.3), y1 = empty ? 3 : std::ceil(std::log10(y_high) + 0.3);
+  auto px = [&](double x) { return left + plot_w * (std::log10(x) - x0) / (x1 - x0); };
+  auto py = [&](double y) { return top + plot_h * (1 - (std::log10(y) - y0) / (y1 - y0)); };
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out << "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" << xml_text(title) << "</text>\n";
+  out << "<text x=\"10\" y=\"36\" fill=\"#555\">G " << xml_text(operation)
+      << "/s against " << xml_text(operation) << " per byte, both logarithmic; the roofs are this GPU's limits</text>\n";
+  for (double d = x0; d <= x1; d += 1) {
+    const double x = px(std::pow(10.0, d));
+    out << "<line x1=\"" << x << "\" y1=\"" << top << "\" x2=\"" << x << "\" y2=\"" << top + plot_h
+        << "\" stroke=\"#eee\"/>\n<text x=\"" << x << "\" y=\"" << top + plot_h + 16
+        << "\" text-anchor=\"middle\" fill=\"#555\">" << format_significant(std::pow(10.0, d), 1) << "</text>\n";
+  }
+  for (double d = y0; d <= y1; d += 1) {
+    const double y = py(std::pow(10.0, d));
+    out << "<line x1=\"" << left << "\" y1=\"" << y << "\" x2=\"" << left + plot_w << "\" y2=\"" << y
+        << "\" stroke=\"#eee\"/>\n<text x=\"" << left - 6 << "\" y=\"" << y + 4
+        << "\" text-anchor=\"end\" fill=\"#555\">" << format_significant(std::pow(10.0, d), 1) << "</text>\n";
+  }
+  out << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << height - 18 << "\" text-anchor=\"middle\">"
+      << xml_text(operation) << " per byte (operational intensity)</text>\n";
+  out << "<text x=\"16\" y=\"" << top + plot_h / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
+      << top + plot_h / 2 << ")\">G " << xml_text(operation) << " per second</text>\n";
+  // The roofs: the memory roof rises with the intensity until it meets the compute roof.
+  if (memory_gbs > 0) {
+    const double xa = std::pow(10.0, x0), xb = compute > 0 ? std::min(ridge, std::pow(10.0, x1)) : std::pow(10.0, x1);
+    const double ya = std::max(memory_gbs * xa, std::pow(10.0, y0));
+    const double xa_clipped = ya / memory_gbs;
+    out << "<line x1=\"" << px(xa_clipped) << "\" y1=\"" << py(ya) << "\" x2=\"" << px(xb) << "\" y2=\""
+        << py(memory_gbs * xb) << "\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n";
+    out << "<text x=\"" << px(xb) + 4 << "\" y=\"" << py(memory_gbs * xb) + 16 << "\" fill=\"#c0392b\">"
+        << xml_text(memory_name) << " " << format_significant(memory_gbs, 4) << " GB/s</text>\n";
+  }
+  if (compute > 0) {
+    const double xa = ridge > 0 ? std::max(ridge, std::pow(10.0, x0)) : std::pow(10.0, x0);
+    out << "<line x1=\"" << px(xa) << "\" y1=\"" << py(compute) << "\" x2=\"" << left + plot_w << "\" y2=\""
+        << py(compute) << "\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n";
+    out << "<text x=\"" << left + plot_w + 4 << "\" y=\"" << py(compute) + 4 << "\" fill=\"#c0392b\">"
+        << format_significant(compute, 4) << " G/s</text>\n";
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Measurement& m = *points[i];
+    const std::string colour = m.kind == "cpu" ? "#9aa5b1" : (m.kind == "library" ? "#e0a030" : "#3b7dd8");
+    const double x = px(m.operational_intensity()), y = py(m.operation_rate());
+    out << "<circle cx=\"" << x << "\" cy=\"" << y << "\" r=\"5\" fill=\"" << colour << "\"/>\n";
+    // Steps at the same intensity (most lessons count the same bytes for every step) are labelled in
+    // turn to the left and right, so the labels do not overlap.
+    const bool on_left = i % 2 == 1;
+    out << "<text x=\"" << (on_left ? x - 8 : x + 8) << "\" y=\"" << y + 4 << "\"" << (on_left ? " text-anchor=\"end\"" : "")
+        << " fill=\"#222\">" << xml_text(m.step) << "</text>\n";
+  }
+  // The legend: each step's number and title.
+  for (std::size_t i = 0; i < points.size(); ++i)
+    out << "<text x=\"" << left + plot_w + 4 << "\" y=\"" << top + 60 + 16 * i << "\" fill=\"#333\" font-size=\"11\">"
+        << xml_text(points[i]->step + " " + points[i]->title.substr(0, 22)) << "</text>\n";
   out << "</svg>\n";
 }
 

@@ -513,3 +513,31 @@ TEST_CASE("a sweep names the fastest passing step of each row and prints every c
   course::write_sweep_csv(csv, sweep);
   REQUIRE_THAT(csv.str(), StartsWith("size,step_01_ms,step_01_check,step_02_ms") && Contains("\n4096,,,3,PASS,4,PASS,02,\n"));
 }
+
+TEST_CASE("a roofline draws a point per passing step under the memory and compute roofs") {
+  auto point = [](const std::string& step, double ms, double bytes, double ops, const std::string& verdict) {
+    course::Measurement m;
+    m.step = step;
+    m.title = "step " + step;
+    m.kind = "gpu";
+    m.time.median_ms = ms;
+    m.bytes = bytes;
+    m.operations = ops;
+    m.operation = "comparison";
+    m.compute_ceiling = 30000;
+    m.verdict = verdict;
+    return m;
+  };
+  const auto ladder = course::make_ladder({point("03", 1.0, 4e8, 1e8, "PASS"), point("04", 0.1, 4e8, 1e8, "PASS"),
+                                           point("05", 0.1, 4e8, 1e8, "FAIL"), point("06", 0.1, 4e8, 0, "PASS")});
+  REQUIRE(ladder[0].m.operational_intensity() == Approx(0.25));
+  REQUIRE(ladder[1].m.operation_rate() == Approx(1000));  // 1e8 comparisons in 0.1 ms
+  std::ostringstream svg;
+  course::write_roofline_svg(svg, "roofline", ladder, 3000, "copy bandwidth");
+  const std::string text = svg.str();
+  std::size_t circles = 0;
+  for (auto at = text.find("<circle"); at != std::string::npos; at = text.find("<circle", at + 1)) ++circles;
+  REQUIRE(circles == 2);  // the wrong answer and the step without an operation count are left out
+  REQUIRE_THAT(text, StartsWith("<svg") && EndsWith("</svg>\n") && Contains("copy bandwidth 3000 GB/s") &&
+                         Contains("30000 G/s") && Contains("comparisons per byte"));
+}

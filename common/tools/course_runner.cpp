@@ -21,84 +21,26 @@
 #include "course/buffers.h"
 #include "course/cli.h"
 #include "course/errors.h"
+#include "course/process.h"
 #include "course/program.h"
 #include "course/report.h"
 
 namespace {
 
+using course::first_line;
+using course::lines_of;
+using course::run_command;
+using course::shell_quote;
+using course::step_key;
+
 struct Entry {
   std::string lesson, table, target, args;
 };
 
-struct Outcome {
-  int exit_code = 0;
-  std::string out, err;
-};
-
-std::string directory_of_this_program() {
-  std::vector<char> path(4096);
-  ssize_t n = readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (n <= 0) return ".";
-  std::string p(path.data(), static_cast<std::size_t>(n));
-  return p.substr(0, p.find_last_of('/'));
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs a command through the shell, capturing standard output and standard error separately.
-Outcome run_command(const std::string& command) {
-  char err_path[] = "/tmp/course_runner_XXXXXX";
-  int fd = mkstemp(err_path);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary file");
-  close(fd);
-  Outcome o;
-  FILE* pipe = popen((command + " 2>" + err_path).c_str(), "r");
-  if (!pipe) throw std::runtime_error("cannot run " + command);
-  char buffer[4096];
-  std::size_t got;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) o.out.append(buffer, got);
-  int status = pclose(pipe);
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  o.err = read_file(err_path);
-  std::remove(err_path);
-  return o;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream s(text);
-  std::string line;
-  while (std::getline(s, line)) lines.push_back(line);
-  return lines;
-}
-
-std::string first_line(const std::string& text) {
-  auto lines = lines_of(text);
-  return lines.empty() ? "" : lines.front();
-}
-
-// The column key of a step program: "03" for lesson01_03_gpu_naive.
-std::string step_key(const std::string& target) {
-  auto underscore = target.find('_');
-  if (underscore != std::string::npos && target.size() >= underscore + 3) return target.substr(underscore + 1, 2);
-  return target;
-}
-
 // Runs one step program with --csv and turns what it printed into a measurement.
 course::Measurement run_step_once(const std::string& bin, const Entry& e, const std::string& extra_args) {
   std::string command = shell_quote(bin + "/" + e.target) + " --csv " + extra_args + " " + e.args;
-  Outcome o = run_command(command);
+  course::CommandOutcome o = run_command(command);
   course::Measurement m;
   auto lines = lines_of(o.out);
   if ((o.exit_code == course::kExitPass || o.exit_code == course::kExitFail || o.exit_code == course::kExitSkipped) &&
@@ -186,7 +128,7 @@ course::Sweep run_sweep(const std::string& bin, const SweepSpec& spec, const std
   sweep.label_title = spec.label_title;
   course::StudyFigures study;
   if (!spec.study_file.empty()) {
-    study = course::parse_study_figures(read_file(spec.study_file), spec.study_file);
+    study = course::parse_study_figures(course::read_text_file(spec.study_file), spec.study_file);
     sweep.study_columns = study.columns;
   }
   for (const SweepStep& step : spec.steps) sweep.steps.push_back(step_key(step.target));
@@ -251,7 +193,7 @@ int main(int argc, char** argv) {
     cli.add_text("reference", "", "the reference program for --compare");
     cli.add_text("args", "", "extra arguments for every step program (e.g. \"--reps 5\")", "ARGS");
     if (!cli.parse(argc, argv)) return course::kExitPass;
-    const std::string bin = directory_of_this_program();
+    const std::string bin = course::directory_of_this_program();
     const std::string extra = cli.text("args");
 
     if (cli.given("compare")) {
@@ -259,25 +201,17 @@ int main(int argc, char** argv) {
       return compare_programs(bin, cli.text("compare"), cli.text("reference"), extra);
     }
 
-    std::ifstream manifest(bin + "/course_manifest.tsv");
-    if (!manifest) throw course::UsageError(bin + "/course_manifest.tsv: missing; build the course first");
     std::vector<Entry> entries;
     std::map<std::string, std::string> titles;
     std::map<std::string, SweepSpec> sweeps;  // by lesson and title
-    std::string line;
-    while (std::getline(manifest, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::stringstream s(line);
-      Entry e;
-      std::getline(s, e.lesson, '\t');
-      std::getline(s, e.table, '\t');
-      std::getline(s, e.target, '\t');
-      std::getline(s, e.args);
+    for (const course::ManifestEntry& m : course::read_manifest(bin)) {
+      const Entry e{m.lesson, m.table, m.target, m.args};
+      const std::string line = e.lesson + "\t" + e.table + "\t" + e.target + "\t" + e.args;
       if (e.table == "lesson") {
         titles[e.lesson] = e.args;
         continue;
       }
-      if (e.table == "small") continue;  // for .ci/gpu-check, not for the runner
+      if (e.table == "small" || e.table == "profile") continue;  // for .ci/gpu-check and course_profile
       if (e.table.rfind("sweep", 0) == 0) {
         if (cli.given("lesson") && e.lesson != cli.text("lesson")) continue;
         if (e.table == "sweep") {  // title|label title|study file|arguments for every run
@@ -323,14 +257,16 @@ int main(int argc, char** argv) {
     }
 
     // One device description and one ceiling for the whole run.
-    Outcome info = run_command(shell_quote(bin + "/course_device_info") + " --measure");
+    course::CommandOutcome info = run_command(shell_quote(bin + "/course_device_info") + " --measure");
     std::string ceiling_arg;
+    double copy_bandwidth = 0;
     if (info.exit_code == course::kExitPass) {
       std::cout << "GPU: ";
       for (const std::string& l : lines_of(info.out)) {
         if (l.rfind("name=", 0) == 0) std::cout << l.substr(5);
         if (l.rfind("copy_bandwidth_gbs=", 0) == 0) {
           ceiling_arg = "--copy-bandwidth " + l.substr(19);
+          copy_bandwidth = std::atof(l.substr(19).c_str());
           std::cout << ", copy bandwidth " << l.substr(19) << " GB/s (device-to-device, read + write)";
         }
       }
@@ -360,6 +296,11 @@ int main(int argc, char** argv) {
         course::write_ladder_csv(csv, ladder);
         course::write_ladder_json(json, ladder);
         course::write_ladder_svg(svg, title, ladder);
+        if (t == tables.front()) {  // the lesson's roofline, from its main ladder
+          std::ofstream roofline(cli.text("results") + "/lesson" + lesson + "-roofline.svg");
+          course::write_roofline_svg(roofline, "Lesson " + lesson + " (" + titles[lesson] + "): roofline", ladder,
+                                     copy_bandwidth, "copy bandwidth");
+        }
         for (const auto& r : ladder)
           if (r.m.verdict != "PASS" && r.m.verdict != "SKIP") all_good = false;
       }
@@ -393,7 +334,7 @@ int main(int argc, char** argv) {
       if (e.table == "report") {
         finish_lesson();
         std::cout << "\n";
-        Outcome o = run_command(shell_quote(bin + "/" + e.target) + " " + e.args);
+        course::CommandOutcome o = run_command(shell_quote(bin + "/" + e.target) + " " + e.args);
         std::cout << o.out;
         if (o.exit_code == course::kExitSkipped) {
           std::cout << e.target << ": skipped (no CUDA device)\n";

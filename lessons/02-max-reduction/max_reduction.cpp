@@ -42,6 +42,8 @@ course::Measurement describe(const Step& step, std::size_t n) {
   m.kind = step.kind;
   m.size = "n=" + std::to_string(n);
   m.bytes = static_cast<double>(n) * sizeof(float);  // every element read once
+  m.operations = static_cast<double>(n);             // and compared once
+  m.operation = "comparison";
   m.rate_unit = "GB/s";
   return m;
 }
@@ -95,6 +97,7 @@ int run_gpu_step(const Step& step, const course::CommandLine& cli, const std::ve
   m.device = device.name;
   m.ceiling = common.copy_bandwidth_gbs > 0 ? common.copy_bandwidth_gbs : course::measure_copy_bandwidth_gbs();
   m.ceiling_name = "copy bandwidth";
+  m.compute_ceiling = device.fp32_instruction_rate_gops();  // one compare per lane per clock
   m.verdict = v.pass ? "PASS" : "FAIL";
   m.detail = v.describe() + "; " + std::to_string(plan.blocks) + " blocks x " + std::to_string(plan.threads) +
              " threads";

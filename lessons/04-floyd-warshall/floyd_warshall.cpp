@@ -184,6 +184,8 @@ course::Measurement describe(const Step& step, std::size_t n) {
   m.kind = step.kind;
   m.size = "n=" + std::to_string(n);
   m.operations = static_cast<double>(n) * n * n;  // one add-min per (i, j, k)
+  m.operation = "add-min";
+  m.bytes = 2.0 * n * n * sizeof(std::int32_t);   // the least traffic: the matrix read once, written once
   m.rate_unit = "Gop/s";
   return m;
 }
@@ -273,6 +275,7 @@ int step_main(int argc, char** argv, const Step& step) {
     m.device = device.name;
     m.ceiling = device.peak_int32_gops();
     m.ceiling_name = "integer issue rate (one add-min per lane per clock)";
+    m.compute_ceiling = m.ceiling;
     return report(m, check(in.graph, n, dist, how), n, how, common, dist);
   });
 }

@@ -104,6 +104,8 @@ course::Measurement describe(const Step& step, std::size_t m, std::size_t n) {
   r.size = std::to_string(m) + "x" + std::to_string(n);
   // The bytes the step needs: A read once or twice, v read and C written once.
   r.bytes = static_cast<double>(step.matrix_reads) * m * n * sizeof(float) + 2.0 * n * sizeof(float);
+  r.operations = 2.0 * m * n;  // each element of A in one multiply-add of A v and one of A^T B
+  r.operation = "multiply-add";
   r.rate_unit = "GB/s";
   return r;
 }
@@ -185,6 +187,7 @@ int step_main(int argc, char** argv, const Step& step) {
     m.device = device.name;
     m.ceiling = common.copy_bandwidth_gbs > 0 ? common.copy_bandwidth_gbs : course::measure_copy_bandwidth_gbs();
     m.ceiling_name = "copy bandwidth";
+    m.compute_ceiling = device.fp32_instruction_rate_gops();  // one multiply-add per lane per clock
     return report(m, p, c, common);
   });
 }

@@ -30,6 +30,9 @@ struct DeviceFacts {
   int fp32_lanes_per_sm() const;
   /// Peak FP32 rate in GFLOP/s, counting a fused multiply-add as two operations.
   double peak_fp32_gflops() const;
+  /// Peak FP32 instruction rate in G instructions per second (one per lane per clock): a compare, an add
+  /// or a fused multiply-add each count once.
+  double fp32_instruction_rate_gops() const;
   /// Peak 32-bit integer instruction rate in G instructions per second (one per lane per clock).
   double peak_int32_gops() const;
   /// The datasheet memory bandwidth (clock x bus width x 2 for double data rate), GB/s.

@@ -27,6 +27,9 @@ struct Measurement {
   std::string rate_unit;     ///< "GB/s", "GFLOP/s", "Gop/s", ...
   double ceiling = 0;        ///< the device's ceiling in rate_unit (0 when not known)
   std::string ceiling_name;  ///< what the ceiling is, e.g. "copy bandwidth"
+  std::string operation;     ///< what one of the operations is ("comparison", "multiply-add", ...)
+  double compute_ceiling = 0;  ///< the GPU's rate for those operations, G/s (0 when not known): the
+                               ///< compute roof of the lesson's roofline
   std::string verdict;       ///< "PASS", "FAIL" or "SKIP"
   std::string detail;        ///< the verification's one-line description, or why it was skipped
 
@@ -34,6 +37,10 @@ struct Measurement {
   double rate() const;
   /// rate() as a percentage of the ceiling (0 when the ceiling is unknown).
   double percent_of_ceiling() const;
+  /// Operations per byte counted (0 when either is not counted): the step's x on a roofline.
+  double operational_intensity() const;
+  /// Operations per second, in G/s (0 without a time or a count): the step's y on a roofline.
+  double operation_rate() const;
 };
 
 /// The CSV header matching to_csv().
@@ -95,6 +102,12 @@ void write_ladder_json(std::ostream& out, const std::vector<LadderRow>& rows);
 /// Draws a ladder as an SVG bar chart: one bar per step that passed, its rate on a logarithmic
 /// scale, with the ceiling marked when known.
 void write_ladder_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows);
+
+/// Draws a lesson's roofline as SVG: each step that passed and counted both bytes and operations is a
+/// point at its operational intensity (operations per byte) and its operation rate, under the two roofs
+/// of the GPU: @p memory_gbs times the intensity (the memory roof), and the steps' compute_ceiling.
+void write_roofline_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows,
+                        double memory_gbs, const std::string& memory_name);
 
 /// One row of a sweep: a label (a size, a type and operator) and what each step measured there.
 struct SweepRow {
