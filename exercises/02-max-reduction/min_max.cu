@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "course/check.h"
-#include "max_reduction_device.cuh"
+#include "06_persistent_vector_loads.cuh"
 
 namespace exercise02 {
 namespace {
@@ -26,7 +26,7 @@ __global__ void block_min_max_pairs(const float* values, std::size_t n, MinMax* 
   // TODO 1: grid-stride loop with float4 loads over the aligned middle of the array, updating a
   // running MinMax{INFINITY, -INFINITY} with fminf/fmaxf. The array may not start on a 16-byte
   // boundary and n need not be a multiple of 4: handle the first and last few elements one by one
-  // (max_reduction::split_for_float4, from lesson 02's max_reduction_device.cuh, computes the split).
+  // (max_reduction::split_for_float4, from lesson 02's 06_persistent_vector_loads.cuh, computes the split).
   // TODO 2: reduce the pair across the warp with __shfl_xor_sync, then across the block through
   // __shared__ memory; thread 0 writes partial[blockIdx.x].
 }

@@ -1,7 +1,7 @@
 // Lesson 02, step 02: naive GPU, one global atomic per element.
 //
 // What changed: one thread per element, and every thread folds its value into the single result with
-// an atomic max in global memory (atomic_max_float, in max_reduction_device.cuh, builds a float max
+// an atomic max in global memory (atomic_max_float, in 02_gpu_global_atomics.cuh because steps 03 to 06 use it too, builds a float max
 // out of the integer atomics CUDA provides).
 //
 // Why it is (still) slow: the reads are perfectly coalesced, but all n atomics target one address, so
@@ -12,6 +12,7 @@
 // Launch: 256 threads per block (or --threads, rounded to whole warps); blocks = ceil(n / threads),
 // so --blocks is ignored.
 #include "max_reduction.h"
+#include "02_gpu_global_atomics.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {

@@ -15,7 +15,9 @@
 //
 // Launch: 256 threads per block (or --threads, rounded down to a power of two between 32 and 1024:
 // the tree halves the block each round); blocks = ceil(n / threads), so --blocks is ignored.
+#include "course/check.h"
 #include "max_reduction.h"
+#include "02_gpu_global_atomics.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {

@@ -12,7 +12,9 @@
 // each, and one thread per element means ~160,000 blocks, each paying start-up and one atomic.
 //
 // Launch: as step 03 (power-of-two blocks, 256 threads by default; --blocks ignored).
+#include "course/check.h"
 #include "max_reduction.h"
+#include "02_gpu_global_atomics.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {

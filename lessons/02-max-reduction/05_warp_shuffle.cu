@@ -3,7 +3,7 @@
 // What changed: the shared-memory tree is gone. Within a warp, lanes exchange values register to
 // register with __shfl_xor_sync: five exchanges leave the warp's maximum in every lane (warp_max). Only
 // the warp leaders write to shared memory, once, and the first warp reduces those (block_max). Both
-// helpers are in max_reduction_device.cuh, since steps 06 and 07 reuse them.
+// helpers are in 05_warp_shuffle.cuh, since steps 06 and 07 reuse them.
 //
 // Why it is faster: a shuffle moves data without a shared-memory store, load and barrier per round;
 // the block now meets at one barrier instead of log2(block). Any multiple of 32 threads works.
@@ -14,6 +14,8 @@
 //
 // Launch: 256 threads per block (or --threads, rounded to whole warps); blocks = ceil(n / threads).
 #include "max_reduction.h"
+#include "02_gpu_global_atomics.cuh"
+#include "05_warp_shuffle.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {

@@ -3,8 +3,9 @@
 // What changed: the grid no longer has one thread per element. It has just enough blocks to fill
 // every SM once (a "persistent" grid: SMs x resident blocks per SM), and each thread strides through
 // the array keeping its running maximum in a register. The loads are 16 bytes wide (float4), and each
-// loop turn issues four of them before using any (thread_max_vectorized, in max_reduction_device.cuh,
-// shared with step 07). Blocks then reduce with warp shuffles (step 05) and add one atomic each.
+// loop turn issues four of them before using any (thread_max_vectorized, in
+// 06_persistent_vector_loads.cuh, which step 07 includes too). Blocks then reduce with warp shuffles
+// (step 05) and add one atomic each.
 //
 // Why it is faster: the reduction is memory-bound, so what matters is keeping enough bytes in flight
 // to cover memory latency. Four independent 16-byte loads per thread, across every resident thread,
@@ -19,6 +20,9 @@
 // that size an SM holds at once (or --blocks). The launch-configuration sweep varies both.
 #include "course/launch.h"
 #include "max_reduction.h"
+#include "02_gpu_global_atomics.cuh"
+#include "05_warp_shuffle.cuh"
+#include "06_persistent_vector_loads.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {

@@ -19,7 +19,10 @@
 #include <cooperative_groups.h>
 
 #include "course/launch.h"
+#include "course/check.h"
 #include "max_reduction.h"
+#include "05_warp_shuffle.cuh"
+#include "06_persistent_vector_loads.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {

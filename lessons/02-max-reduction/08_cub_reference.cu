@@ -9,6 +9,7 @@
 // Launch: CUB chooses; --threads and --blocks are ignored.
 #include <cub/device/device_reduce.cuh>
 
+#include "course/check.h"
 #include "max_reduction.h"
 #include "max_reduction_device.cuh"
 

@@ -16,6 +16,7 @@
 // Launch: n blocks of 256 threads (or --threads, rounded to whole warps); --blocks is ignored.
 #include "course/launch.h"
 #include "floyd_warshall.h"
+#include "03_gpu_launch_per_k.cuh"
 #include "floyd_warshall_device.cuh"
 
 namespace {

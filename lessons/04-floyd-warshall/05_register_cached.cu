@@ -12,7 +12,8 @@
 #include <cooperative_groups.h>
 
 #include "floyd_warshall.h"
-#include "floyd_warshall_device.cuh"
+#include "03_gpu_launch_per_k.cuh"
+#include "04_grid_sync.cuh"
 
 namespace {
 

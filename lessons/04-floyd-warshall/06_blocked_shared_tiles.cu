@@ -8,7 +8,7 @@
 //      diagonal tile;
 //   3. every other tile (i, j): it needs only tile (i, kb) from phase 2's column and tile (kb, j) from
 //      its row, both finished, so all 32 k are applied at once, with no barrier between them.
-// Phases 1 and 2 live in floyd_warshall_device.cuh (step 07 reuses them); phase 3 is below.
+// Phases 1 and 2 live in 06_blocked_shared_tiles.cuh (step 07 reuses them); phase 3 is below.
 //
 // Why it is faster: steps 03-05 read and write the whole matrix once per k; here phase 3, nearly all
 // the work, reads its tiles once per 32 k and keeps them in shared memory, so the matrix passes
@@ -22,7 +22,7 @@
 //
 // Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored.
 #include "floyd_warshall.h"
-#include "floyd_warshall_device.cuh"
+#include "06_blocked_shared_tiles.cuh"
 
 namespace {
 

@@ -22,7 +22,7 @@
 // Launch: phase 3 uses blocks of 256 threads, one per 128 x 128 tile; --threads and --blocks are
 // ignored. n is padded to a multiple of 128.
 #include "floyd_warshall.h"
-#include "floyd_warshall_device.cuh"
+#include "06_blocked_shared_tiles.cuh"
 
 namespace {
 

@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "matvec.h"
+#include "03_shared_vector_tiles.cuh"
 #include "matvec_device.cuh"
 
 namespace {

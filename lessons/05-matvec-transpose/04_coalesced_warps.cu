@@ -6,8 +6,9 @@
 // 32 partial sums are added by five __shfl_xor_sync exchanges (warp_sum) instead of through shared
 // memory. For A^T B each thread takes one column over a band of rows, as in step 03 but without the
 // shared-memory tile: B_i is the same for all threads of a block at each step, so it is served from
-// the L1 cache as a broadcast. The two kernels (warp_per_row, column_per_thread) are in
-// matvec_device.cu, because step 06 falls back to them for matrices too wide for its single pass.
+// the L1 cache as a broadcast. The two kernels (warp_per_row, column_per_thread) and warp_sum are in
+// 04_coalesced_warps.cuh, because step 05 reuses warp_sum and step 06 falls back to the kernels for
+// matrices too wide for its single pass.
 //
 // Why it is faster: every load of A is now coalesced, in both products, and there are enough warps:
 // M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM.
@@ -16,7 +17,7 @@
 //
 // Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
 #include "matvec.h"
-#include "matvec_device.cuh"
+#include "04_coalesced_warps.cuh"
 
 namespace {
 

@@ -20,7 +20,8 @@
 #include <cstdint>
 
 #include "matvec.h"
-#include "matvec_device.cuh"
+#include "03_shared_vector_tiles.cuh"
+#include "04_coalesced_warps.cuh"
 
 namespace {
 

@@ -21,7 +21,8 @@
 #include <algorithm>
 
 #include "matvec.h"
-#include "matvec_device.cuh"
+#include "03_shared_vector_tiles.cuh"
+#include "04_coalesced_warps.cuh"
 
 namespace {
 

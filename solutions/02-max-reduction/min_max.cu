@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "course/check.h"
-#include "max_reduction_device.cuh"
+#include "06_persistent_vector_loads.cuh"
 
 namespace exercise02 {
 namespace {

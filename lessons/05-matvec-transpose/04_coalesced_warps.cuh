@@ -1,29 +1,29 @@
-// Lesson 05: the shared building blocks of matvec_device.cuh.
-#include "matvec_device.cuh"
+// Lesson 05, step 04: the coalesced two passes, B = A v with one warp per row and C = A^T B with one
+// thread per column over bands of rows. Step 05 reuses warp_sum; step 06 falls back to the two passes
+// for matrices too wide for its single pass.
+#pragma once
+
+#include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
+
+#include "course/check.h"
+#include "course/launch.h"
+#include "matvec.h"
+#include "matvec_device.cuh"
+#include "03_shared_vector_tiles.cuh"
 
 namespace matvec {
 
-__global__ void sum_partials(const float* partial, int parts, std::size_t length, float* out) {
-  for (std::size_t x = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; x < length;
-       x += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    float sum = 0.0f;
-    for (int p = 0; p < parts; ++p) sum += partial[p * length + x];
-    out[x] = sum;
-  }
+// The sum of a value over the 32 lanes of a warp, by shuffles; every lane gets the sum.
+__device__ inline float warp_sum(float value) {
+  for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(0xffffffffu, value, offset);
+  return value;
 }
-
-void launch_sum_partials(const float* partial, int parts, std::size_t length, float* out, cudaStream_t stream) {
-  const int blocks = static_cast<int>(std::min<std::size_t>((length + 255) / 256, 4096));
-  sum_partials<<<blocks, 256, 0, stream>>>(partial, parts, length, out);
-  CUDA_CHECK_LAUNCH();
-}
-
-namespace {
 
 // B = A v: warp w of the grid takes rows w, w + warps, ...; its lanes stride along the row.
-__global__ void warp_per_row(const float* a, const float* v, float* b, std::size_t rows, std::size_t columns) {
+static __global__ void warp_per_row(const float* a, const float* v, float* b, std::size_t rows, std::size_t columns) {
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
   const unsigned lane = threadIdx.x % 32;
@@ -37,8 +37,8 @@ __global__ void warp_per_row(const float* a, const float* v, float* b, std::size
 }
 
 // Partial C over band blockIdx.y of the rows: thread j sums a[i][j] * b[i] over the band's rows.
-__global__ void column_per_thread(const float* a, const float* b, float* partial, std::size_t rows,
-                                  std::size_t columns) {
+static __global__ void column_per_thread(const float* a, const float* b, float* partial, std::size_t rows,
+                                         std::size_t columns) {
   const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (j >= columns) return;
   const std::size_t band = (rows + gridDim.y - 1) / gridDim.y;
@@ -48,21 +48,22 @@ __global__ void column_per_thread(const float* a, const float* b, float* partial
   partial[blockIdx.y * columns + j] = sum;
 }
 
-}  // namespace
-
-std::size_t coalesced_scratch_bytes(std::size_t rows, std::size_t columns, int parts) {
+// Scratch of the two passes: B (rows floats), then parts x columns partial sums.
+inline std::size_t coalesced_scratch_bytes(std::size_t rows, std::size_t columns, int parts) {
   return (rows + static_cast<std::size_t>(parts) * columns) * sizeof(float);
 }
 
-int parts_to_fill(std::size_t rows, std::size_t columns, int threads, const course::DeviceFacts& device) {
+// How many bands of rows make enough blocks to fill the GPU: about 8 blocks of `threads` per SM in
+// all, never more bands than rows.
+inline int parts_to_fill(std::size_t rows, std::size_t columns, int threads, const course::DeviceFacts& device) {
   const std::size_t column_blocks = (columns + threads - 1) / threads;
   const std::size_t wanted = 8 * static_cast<std::size_t>(device.multiprocessors);
   const std::size_t parts = (wanted + column_blocks - 1) / column_blocks;
   return static_cast<int>(std::max<std::size_t>(1, std::min({parts, rows, std::size_t(65535)})));
 }
 
-void launch_coalesced_two_pass(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
-                               int threads, int parts, void* scratch, cudaStream_t stream) {
+inline void launch_coalesced_two_pass(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
+                                      int threads, int parts, void* scratch, cudaStream_t stream) {
   float* b = static_cast<float*>(scratch);
   float* partial = b + rows;
   const std::size_t row_blocks = std::min<std::size_t>((rows * 32 + threads - 1) / threads, 65535);

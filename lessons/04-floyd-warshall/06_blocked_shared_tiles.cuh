@@ -1,0 +1,203 @@
+// Lesson 04, step 06: the blocked algorithm's padding, its phases 1 and 2 (the tiles of round kb's
+// row and column, closed one k at a time) and its rounds. Step 07 reuses all of it with larger tiles
+// and a phase 3 of its own.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "course/check.h"
+#include "course/launch.h"
+#include "floyd_warshall.h"
+#include "floyd_warshall_device.cuh"
+
+namespace floyd_warshall {
+
+// The blocked steps work on tiles, so they copy the graph into a matrix padded to a multiple of the
+// tile. The padding vertices have no edges (kNoEdge everywhere, their diagonal included), so no path
+// runs through them and they change nothing. With n already a multiple of the tile, they work in the
+// output directly.
+inline std::size_t padded_size(std::size_t n, std::size_t tile) { return (n + tile - 1) / tile * tile; }
+
+static __global__ void fill_no_edge(std::int32_t* d, std::size_t count) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    d[i] = kNoEdge;
+}
+
+inline std::int32_t* start_padded(const std::int32_t* graph, std::int32_t* dist, std::size_t n, std::size_t padded,
+                                  void* scratch, cudaStream_t stream) {
+  if (padded == n) {
+    copy_graph(graph, dist, n, stream);
+    return dist;
+  }
+  std::int32_t* work = static_cast<std::int32_t*>(scratch);
+  fill_no_edge<<<1024, 256, 0, stream>>>(work, padded * padded);
+  CUDA_CHECK_LAUNCH();
+  const std::size_t row = sizeof(std::int32_t);
+  CUDA_CHECK(cudaMemcpy2DAsync(work, padded * row, graph, n * row, n * row, n, cudaMemcpyDeviceToDevice, stream));
+  return work;
+}
+
+inline void finish_padded(const std::int32_t* work, std::int32_t* dist, std::size_t n, std::size_t padded,
+                          cudaStream_t stream) {
+  if (work == dist) return;
+  const std::size_t row = sizeof(std::int32_t);
+  CUDA_CHECK(cudaMemcpy2DAsync(dist, n * row, work, padded * row, n * row, n, cudaMemcpyDeviceToDevice, stream));
+}
+
+// Phases 1 and 2 close a tile over the TILE vertices of block kb, one k after another. A
+// block of 32 x 32 threads does it; thread (y, x) owns the (TILE / 32)^2 elements at rows y + 32a
+// and columns x + 32b, and keeps them in registers throughout. For each k a thread needs d[i][k] for
+// its rows and d[k][j] for its columns: column k and row k of the tile, which other threads own.
+// Their owners publish them in shared memory, one step ahead, in two pairs of buffers used in turn
+// (step k reads pair k % 2 while the owners of row and column k + 1 fill pair (k + 1) % 2), so one
+// barrier per k suffices and nobody writes what anybody is reading.
+template <int TILE>
+struct TileCloser {
+  static constexpr int R = TILE / 32;
+  std::int32_t* row_buffer;     // [2][TILE]: row k of the tile, for the step that reads it
+  std::int32_t* column_buffer;  // [2][TILE]: column k of the tile
+  std::int32_t mine[R][R];
+
+  __device__ int row(int a) const { return threadIdx.y + 32 * a; }
+  __device__ int column(int b) const { return threadIdx.x + 32 * b; }
+
+  // This thread's elements of the TILE x TILE block of d whose top-left corner is (row0, column0).
+  __device__ void load(const std::int32_t* d, int n, std::size_t row0, std::size_t column0) {
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+#pragma unroll
+      for (int b = 0; b < R; ++b) mine[a][b] = d[(row0 + row(a)) * n + column0 + column(b)];
+  }
+  __device__ void store(std::int32_t* d, int n, std::size_t row0, std::size_t column0) const {
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+#pragma unroll
+      for (int b = 0; b < R; ++b) d[(row0 + row(a)) * n + column0 + column(b)] = mine[a][b];
+  }
+
+  // Owners of row k and column k publish them for step k.
+  __device__ void publish(int k) {
+    std::int32_t* next_row = row_buffer + (k % 2) * TILE;
+    std::int32_t* next_column = column_buffer + (k % 2) * TILE;
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+#pragma unroll
+      for (int b = 0; b < R; ++b) {
+        if (row(a) == k) next_row[column(b)] = mine[a][b];
+        if (column(b) == k) next_column[row(a)] = mine[a][b];
+      }
+  }
+};
+
+// Phase 1 of round kb: the dependent tile on the diagonal, (kb, kb), closed over its own
+// TILE vertices by one block. Shared memory: 4 x TILE ints.
+template <int TILE>
+__global__ void blocked_phase1(std::int32_t* d, int n, int kb) {
+  extern __shared__ std::int32_t buffers[];
+  TileCloser<TILE> t{buffers, buffers + 2 * TILE, {}};
+  const std::size_t base = static_cast<std::size_t>(kb) * TILE;
+  t.load(d, n, base, base);
+  t.publish(0);
+  __syncthreads();
+  for (int k = 0; k < TILE; ++k) {
+    const std::int32_t* row_k = t.row_buffer + (k % 2) * TILE;
+    const std::int32_t* column_k = t.column_buffer + (k % 2) * TILE;
+#pragma unroll
+    for (int a = 0; a < t.R; ++a)
+#pragma unroll
+      for (int b = 0; b < t.R; ++b)
+        t.mine[a][b] = __viaddmin_s32(column_k[t.row(a)], row_k[t.column(b)], t.mine[a][b]);
+    if (k + 1 < TILE) t.publish(k + 1);
+    __syncthreads();
+  }
+  t.store(d, n, base, base);
+}
+
+// Phase 2 of round kb: the tiles in row kb (blockIdx.y == 0) and in column kb
+// (blockIdx.y == 1), each closed over the kb vertices with the finished diagonal tile, which sits in
+// shared memory. A tile in row kb needs d[i][k] from the diagonal tile and d[k][j] from itself; a tile
+// in column kb the other way round. Block blockIdx.x works on tile blockIdx.x of the row or column
+// (the diagonal tile itself is skipped). Shared memory: TILE x TILE + 4 x TILE ints.
+template <int TILE>
+__global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
+  if (static_cast<int>(blockIdx.x) == kb) return;
+  extern __shared__ std::int32_t shared[];
+  std::int32_t* diagonal = shared;
+  TileCloser<TILE> t{shared + TILE * TILE, shared + TILE * TILE + 2 * TILE, {}};
+  const bool in_row = blockIdx.y == 0;
+  const std::size_t base = static_cast<std::size_t>(kb) * TILE, other = static_cast<std::size_t>(blockIdx.x) * TILE;
+  const std::size_t row0 = in_row ? base : other, column0 = in_row ? other : base;
+#pragma unroll
+  for (int a = 0; a < t.R; ++a)
+#pragma unroll
+    for (int b = 0; b < t.R; ++b)
+      diagonal[t.row(a) * TILE + t.column(b)] = d[(base + t.row(a)) * n + base + t.column(b)];
+  t.load(d, n, row0, column0);
+  t.publish(0);
+  __syncthreads();
+  for (int k = 0; k < TILE; ++k) {
+    const std::int32_t* row_k = t.row_buffer + (k % 2) * TILE;
+    const std::int32_t* column_k = t.column_buffer + (k % 2) * TILE;
+#pragma unroll
+    for (int a = 0; a < t.R; ++a)
+#pragma unroll
+      for (int b = 0; b < t.R; ++b) {
+        const std::int32_t d_ik = in_row ? diagonal[t.row(a) * TILE + k] : column_k[t.row(a)];
+        const std::int32_t d_kj = in_row ? row_k[t.column(b)] : diagonal[k * TILE + t.column(b)];
+        t.mine[a][b] = __viaddmin_s32(d_ik, d_kj, t.mine[a][b]);
+      }
+    if (k + 1 < TILE) t.publish(k + 1);
+    __syncthreads();
+  }
+  t.store(d, n, row0, column0);
+}
+
+// Launches phases 1 and 2 of round kb (phase 3 is each step's own).
+template <int TILE>
+void launch_phases_1_and_2(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
+  const dim3 threads(32, 32);
+  blocked_phase1<TILE><<<1, threads, 4 * TILE * sizeof(std::int32_t), stream>>>(d, padded, kb);
+  CUDA_CHECK_LAUNCH();
+  blocked_phase2<TILE><<<dim3(padded / TILE, 2), threads, (TILE + 4) * TILE * sizeof(std::int32_t), stream>>>(
+      d, padded, kb);
+  CUDA_CHECK_LAUNCH();
+}
+
+// Phase 2 with tiles of 128 x 128 needs more than the default 48 KB of shared memory; a GPU
+// that cannot give a block that much skips the step.
+template <int TILE>
+void allow_phase_shared_memory(const course::DeviceFacts& device) {
+  course::require_shared_memory(reinterpret_cast<const void*>(blocked_phase2<TILE>),
+                                (TILE + 4) * TILE * sizeof(std::int32_t), device, "phase 2 of the blocked steps");
+}
+
+// The plan of a blocked step: n padded to its tile, a padded working matrix when needed.
+inline LaunchPlan blocked_plan(std::size_t n, std::size_t tile, int threads) {
+  LaunchPlan p;
+  p.threads = threads;
+  p.padded = padded_size(n, tile);
+  p.blocks = static_cast<int>((p.padded / tile) * (p.padded / tile));
+  p.scratch_bytes = p.padded == n ? 0 : p.padded * p.padded * sizeof(std::int32_t);
+  return p;
+}
+
+// The rounds of a blocked step: phases 1 and 2 as above, then the step's own phase 3,
+// launched by `phase3(work, padded, kb, tiles, stream)`.
+template <int TILE, class Phase3>
+void run_blocked(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
+                 void* scratch, cudaStream_t stream, Phase3 phase3) {
+  std::int32_t* work = start_padded(graph, dist, n, plan.padded, scratch, stream);
+  const int padded = static_cast<int>(plan.padded), tiles = padded / TILE;
+  for (int kb = 0; kb < tiles; ++kb) {
+    launch_phases_1_and_2<TILE>(work, padded, kb, stream);
+    phase3(work, padded, kb, tiles, stream);
+    CUDA_CHECK_LAUNCH();
+  }
+  finish_padded(work, dist, n, plan.padded, stream);
+}
+
+}  // namespace floyd_warshall
