@@ -144,12 +144,17 @@ function(course_add_profile)
   _course_manifest(${P_LESSON} "profile" "-" "${args}|${P_ELEMENTS}|${counters}|${skip}")
 endfunction()
 
-# course_add_report(LESSON <nn> TARGET <target> [ARGS ...])
+# course_add_report(LESSON <nn> TARGET <target> [ARGS ...] [RESULTS])
 # A program of the lesson that prints its own table (a launch-configuration sweep, transfer costs);
-# the runner runs it after the ladder and shows its output as it is.
+# the runner runs it after the ladder and shows its output as it is. With RESULTS the runner also
+# passes `--results <folder>`, where the program may write files of its own (a chart).
 function(course_add_report)
-  cmake_parse_arguments(R "" "LESSON;TARGET" "ARGS" ${ARGN})
-  _course_manifest(${R_LESSON} "report" ${R_TARGET} "${R_ARGS}")
+  cmake_parse_arguments(R "RESULTS" "LESSON;TARGET" "ARGS" ${ARGN})
+  if(R_RESULTS)
+    _course_manifest(${R_LESSON} "report+results" ${R_TARGET} "${R_ARGS}")
+  else()
+    _course_manifest(${R_LESSON} "report" ${R_TARGET} "${R_ARGS}")
+  endif()
 endfunction()
 
 # course_add_exercise(LESSON <nn> NAME <name> SOURCE <file> GRADER <test source> BENCH <bench source>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace course {
@@ -32,6 +33,17 @@ std::size_t usable_device_memory(std::size_t* total) {
   }
   if (total != nullptr) *total = total_bytes;
   return free_bytes;
+}
+
+void copy_with_threads(void* target, const void* source, std::size_t bytes) {
+  constexpr std::size_t kPiece = std::size_t(256) << 10;  // 256 KiB per task: large enough to stream
+  const long long pieces = static_cast<long long>((bytes + kPiece - 1) / kPiece);
+#pragma omp parallel for schedule(static)
+  for (long long p = 0; p < pieces; ++p) {
+    const std::size_t offset = static_cast<std::size_t>(p) * kPiece;
+    std::memcpy(static_cast<char*>(target) + offset, static_cast<const char*>(source) + offset,
+                std::min(kPiece, bytes - offset));
+  }
 }
 
 void ensure_device_memory(std::size_t bytes, const char* what) {

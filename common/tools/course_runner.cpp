@@ -331,10 +331,11 @@ int main(int argc, char** argv) {
             if (!m.verdict.empty() && m.verdict != "PASS" && m.verdict != "SKIP") all_good = false;
         continue;
       }
-      if (e.table == "report") {
+      if (e.table == "report" || e.table == "report+results") {
         finish_lesson();
         std::cout << "\n";
-        course::CommandOutcome o = run_command(shell_quote(bin + "/" + e.target) + " " + e.args);
+        const std::string results = e.table == "report+results" ? " --results " + shell_quote(cli.text("results")) : "";
+        course::CommandOutcome o = run_command(shell_quote(bin + "/" + e.target) + " " + e.args + results);
         std::cout << o.out;
         if (o.exit_code == course::kExitSkipped) {
           std::cout << e.target << ": skipped (no CUDA device)\n";

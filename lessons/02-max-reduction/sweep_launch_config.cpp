@@ -2,12 +2,18 @@
 // launch. Rows are threads per block, columns blocks per grid; each cell is the bandwidth reached
 // (GB/s, median of the timed runs), and every run's answer is checked. Too few threads in flight
 // leave memory latency uncovered; beyond about one full wave of resident threads the gain stops.
+// With --study it also sets the original study's kernel times on a GTX 970 beside this GPU's, for the
+// configurations the study tried.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "course/buffers.h"
+#include "course/process.h"
 #include "course/cli.h"
 #include "course/data.h"
 #include "course/device.h"
@@ -25,6 +31,7 @@ int main(int argc, char** argv) {
     cli.add_size("n", max_reduction::kDefaultCount, "number of floats", 1, 4294967295ull);
     cli.add_integer("seed", 1, "seed of the input data generator", 0, 1LL << 62);
     cli.add_integer("reps", 10, "timed repetitions per configuration", 1, 1000);
+    cli.add_text("study", "", "the original study's sweep (CSV) to set beside this GPU's times", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     const course::DeviceFacts device = course::query_device();
     const std::size_t n = cli.size("n");
@@ -33,7 +40,9 @@ int main(int argc, char** argv) {
 
     const int sms = device.multiprocessors;
     const std::vector<int> thread_counts{32, 64, 128, 256, 512, 1024};
-    const std::vector<int> block_counts{4, 16, 64, sms / 2, sms, 2 * sms, 4 * sms, 8 * sms, 16 * sms};
+    // The study's block counts (4 to 128), then whole multiples of the SM count.
+    const std::vector<int> block_counts{4, 16, 32, 64, 128, sms, 2 * sms, 4 * sms, 8 * sms, 16 * sms};
+    std::map<std::pair<int, int>, double> median_ms;  // (threads, blocks) -> time
 
     course::DeviceBuffer<float> input(n, "input array");
     course::DeviceBuffer<float> result(1, "result");
@@ -62,6 +71,7 @@ int main(int argc, char** argv) {
         float got = 0;
         result.download(&got, 1);
         const double rate = n * sizeof(float) / (t.median_ms * 1e-3) / 1e9;
+        median_ms[{threads, blocks}] = t.median_ms;
         if (got != expected) all_pass = false;
         row.push_back(got == expected ? course::format_significant(rate, 4) : "FAIL");
         if (got == expected && rate > best_rate) {
@@ -77,6 +87,38 @@ int main(int argc, char** argv) {
     table.print(std::cout);
     std::cout << "\nbest: " << course::format_significant(best_rate, 4) << " GB/s with " << best_config
               << (all_pass ? "; every configuration PASS\n" : "; some configurations FAIL\n");
+
+    // The study's configurations: its kernel times on a GTX 970 beside this GPU's, in ms.
+    if (cli.given("study")) {
+      const std::string path = cli.text("study");
+      const std::string text = course::read_text_file(path);
+      if (text.empty()) throw course::UsageError(path + ": cannot be read");
+      const course::StudyFigures study = course::parse_study_figures(text, path);
+      std::vector<int> study_blocks;
+      for (const auto& r : study.rows)
+        if (std::find(study_blocks.begin(), study_blocks.end(), std::stoi(r.at(0))) == study_blocks.end())
+          study_blocks.push_back(std::stoi(r.at(0)));
+      std::sort(study_blocks.begin(), study_blocks.end());
+      std::vector<std::string> study_headers{"threads \\ blocks"};
+      for (int b : study_blocks) study_headers.push_back(std::to_string(b));
+      course::TextTable beside(study_headers);
+      for (int threads : thread_counts) {
+        std::vector<std::string> cells{std::to_string(threads)};
+        for (int b : study_blocks) {
+          std::string cell = "-";
+          for (std::size_t i = 0; i < study.labels.size(); ++i)
+            if (std::stoi(study.labels[i]) == threads && std::stoi(study.rows[i].at(0)) == b) {
+              auto ours = median_ms.find({threads, b});
+              cell = (ours != median_ms.end() ? course::format_significant(ours->second, 3) : "-") + " | " +
+                     course::format_significant(std::stod(study.rows[i].at(2)), 3);
+            }
+          cells.push_back(cell);
+        }
+        beside.add_row(cells);
+      }
+      std::cout << "\nThe study's configurations, kernel time in ms: " << device.name << " | GeForce GTX 970 (the study)\n\n";
+      beside.print(std::cout);
+    }
     return all_pass ? course::kExitPass : course::kExitFail;
   });
 }

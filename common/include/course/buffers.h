@@ -30,6 +30,10 @@ std::size_t usable_device_memory(std::size_t* total = nullptr);
 /// @param what  what it is for, for the message ("input array", ...)
 void ensure_device_memory(std::size_t bytes, const char* what);
 
+/// Copies @p bytes from @p source to @p target (host memory, not overlapping) with several CPU threads:
+/// one thread cannot reach the bandwidth of host memory. Used to fill pinned staging buffers.
+void copy_with_threads(void* target, const void* source, std::size_t bytes);
+
 /// An array of @p T in device memory.
 template <class T>
 class DeviceBuffer {
