@@ -144,6 +144,8 @@ CommandLine& CommandLine::add_common_options(int default_reps) {
   add_text("output", "", "write the result to this course binary file", "FILE");
   add_text("copy-bandwidth", "", "copy-bandwidth ceiling in GB/s measured beforehand (default: measure it)",
            "GB/S");
+  add_text("read-bandwidth", "", "read-only bandwidth ceiling in GB/s measured beforehand (default: measure it)",
+           "GB/S");
   add_integer("shrink", 0, "halve every size this many times (the runner's answer to a GPU too small)", 0, 40);
   return *this;
 }
@@ -188,6 +190,7 @@ bool CommandLine::parse(int argc, const char* const* argv, std::ostream& help_ou
   }
   if (flag_or_false("csv") && flag_or_false("json")) throw UsageError("--csv and --json cannot be combined");
   if (given("copy-bandwidth")) parse_number(text("copy-bandwidth"), "copy-bandwidth");
+  if (given("read-bandwidth")) parse_number(text("read-bandwidth"), "read-bandwidth");
   return true;
 }
 
@@ -240,6 +243,7 @@ CommonOptions CommandLine::common() const {
   c.input = text("input");
   c.output = text("output");
   if (!text("copy-bandwidth").empty()) c.copy_bandwidth_gbs = parse_number(text("copy-bandwidth"), "copy-bandwidth");
+  if (!text("read-bandwidth").empty()) c.read_bandwidth_gbs = parse_number(text("read-bandwidth"), "read-bandwidth");
   return c;
 }
 

@@ -74,6 +74,14 @@ TEST_CASE("the copy bandwidth is measured and plausible") {
   REQUIRE(gbs < 2.5 * course::query_device().datasheet_bandwidth_gbs());
 }
 
+TEST_CASE("the read-only bandwidth is measured, plausible, and not far below the copy's") {
+  const double read = course::measure_read_bandwidth_gbs();
+  const double copy = course::measure_copy_bandwidth_gbs();
+  REQUIRE(read > 10);
+  REQUIRE(read < 1.5 * course::query_device().datasheet_bandwidth_gbs());  // a datasheet figure bounds it
+  REQUIRE(read > 0.8 * copy);  // a stream that only reads moves its bytes at least about as fast
+}
+
 TEST_CASE("device buffers upload compute and download") {
   std::vector<float> host{1, 2, 3, 4, 5};
   course::DeviceBuffer<float> buffer(host.size());

@@ -1,5 +1,5 @@
-// course_device_info: prints the GPU's facts and, with --measure, the copy-bandwidth ceiling, measured
-// once. The runner calls it once per course run and hands the figure to every step, so all the rows of
+// course_device_info: prints the GPU's facts and, with --measure, the copy and read-only bandwidth
+// ceilings, measured once. The runner calls it once per course run and hands the figure to every step, so all the rows of
 // a table share one ceiling.
 #include <cstdio>
 #include <iostream>
@@ -13,7 +13,7 @@
 int main(int argc, char** argv) {
   return course::run_program("course_device_info", [&] {
     course::CommandLine cli("course_device_info", "Prints the GPU's facts and its measured copy bandwidth.");
-    cli.add_flag("measure", "also measure the device-to-device copy bandwidth (about a second)");
+    cli.add_flag("measure", "also measure the copy and read-only bandwidths (a few seconds)");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     course::DeviceFacts f = course::query_device();
     std::printf("name=%s\n", f.name.c_str());
@@ -24,7 +24,10 @@ int main(int argc, char** argv) {
     std::printf("sm_clock_ghz=%.3f\n", f.sm_clock_ghz);
     std::printf("peak_fp32_gflops=%.0f\n", f.peak_fp32_gflops());
     std::printf("datasheet_bandwidth_gbs=%.0f\n", f.datasheet_bandwidth_gbs());
-    if (cli.flag("measure")) std::printf("copy_bandwidth_gbs=%.1f\n", course::measure_copy_bandwidth_gbs());
+    if (cli.flag("measure")) {
+      std::printf("copy_bandwidth_gbs=%.1f\n", course::measure_copy_bandwidth_gbs());
+      std::printf("read_bandwidth_gbs=%.1f\n", course::measure_read_bandwidth_gbs());
+    }
     return course::kExitPass;
   });
 }

@@ -65,7 +65,7 @@ StepProfile profile_step(const std::string& ncu, const std::string& bin, const s
   const std::string command = course::shell_quote(ncu) + " --csv --page raw --print-units base --metrics " +
                               course::shell_quote(course::ncu_metric_list(spec.counters)) + " " +
                               course::shell_quote(bin + "/" + target) + " " + spec.args +
-                              " --reps 1 --warmup 0 --copy-bandwidth 1";
+                              " --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1";
   std::cerr << "  profiling " << target << " " << spec.args << "\n";
   const course::CommandOutcome o = course::run_command(command);
   if (course::ncu_permission_denied(o.out + o.err))

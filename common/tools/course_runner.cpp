@@ -265,9 +265,13 @@ int main(int argc, char** argv) {
       for (const std::string& l : lines_of(info.out)) {
         if (l.rfind("name=", 0) == 0) std::cout << l.substr(5);
         if (l.rfind("copy_bandwidth_gbs=", 0) == 0) {
-          ceiling_arg = "--copy-bandwidth " + l.substr(19);
+          ceiling_arg += " --copy-bandwidth " + l.substr(19);
           copy_bandwidth = std::atof(l.substr(19).c_str());
           std::cout << ", copy bandwidth " << l.substr(19) << " GB/s (device-to-device, read + write)";
+        }
+        if (l.rfind("read_bandwidth_gbs=", 0) == 0) {
+          ceiling_arg += " --read-bandwidth " + l.substr(19);
+          std::cout << ", read bandwidth " << l.substr(19) << " GB/s (read-only stream)";
         }
       }
       std::cout << "\n";
@@ -298,8 +302,17 @@ int main(int argc, char** argv) {
         course::write_ladder_svg(svg, title, ladder);
         if (t == tables.front()) {  // the lesson's roofline, from its main ladder
           std::ofstream roofline(cli.text("results") + "/lesson" + lesson + "-roofline.svg");
+          // The memory roof is the lesson's own memory ceiling (read-only or copy), else the copy.
+          double memory = copy_bandwidth;
+          std::string memory_name = "copy bandwidth";
+          for (const auto& r : ladder)
+            if (r.m.rate_unit == "GB/s" && r.m.ceiling > 0) {
+              memory = r.m.ceiling;
+              memory_name = r.m.ceiling_name;
+              break;
+            }
           course::write_roofline_svg(roofline, "Lesson " + lesson + " (" + titles[lesson] + "): roofline", ladder,
-                                     copy_bandwidth, "copy bandwidth");
+                                     memory, memory_name);
         }
         for (const auto& r : ladder)
           if (r.m.verdict != "PASS" && r.m.verdict != "SKIP") all_good = false;

@@ -185,8 +185,9 @@ int step_main(int argc, char** argv, const Step& step) {
         common.timing, stream.get(), [&](cudaStream_t s) { d_c.poison(s); });
     d_c.download(c.data(), p.columns);
     m.device = device.name;
-    m.ceiling = common.copy_bandwidth_gbs > 0 ? common.copy_bandwidth_gbs : course::measure_copy_bandwidth_gbs();
-    m.ceiling_name = "copy bandwidth";
+    // The products read A and write only C: their ceiling is the read-only stream.
+    m.ceiling = common.read_bandwidth_gbs > 0 ? common.read_bandwidth_gbs : course::measure_read_bandwidth_gbs();
+    m.ceiling_name = "read bandwidth";
     m.compute_ceiling = device.fp32_instruction_rate_gops();  // one multiply-add per lane per clock
     return report(m, p, c, common);
   });

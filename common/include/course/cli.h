@@ -33,6 +33,7 @@ struct CommonOptions {
   std::string input;               ///< --input FILE: read the input from a course binary file
   std::string output;              ///< --output FILE: write the result to a course binary file
   double copy_bandwidth_gbs = 0;   ///< --copy-bandwidth: the ceiling measured elsewhere (0: measure it)
+  double read_bandwidth_gbs = 0;   ///< --read-bandwidth: the read-only ceiling measured elsewhere (0: measure it)
 };
 
 /// Parses a size: a positive whole number in decimal or written 2^k, between @p min and @p max.
@@ -71,8 +72,8 @@ class CommandLine {
                         const std::string& help, const std::string& placeholder = "TEXT");
   /// Declares a switch that takes no value.
   CommandLine& add_flag(const std::string& name, const std::string& help);
-  /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output, --copy-bandwidth and
-  /// --shrink, with @p default_reps timed repetitions. `--shrink k` halves every size option k times
+  /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output, --copy-bandwidth,
+  /// --read-bandwidth and --shrink, with @p default_reps timed repetitions. `--shrink k` halves every size option k times
   /// (never below its minimum), which the runner uses when a table's size does not fit the GPU.
   CommandLine& add_common_options(int default_reps = 20);
 

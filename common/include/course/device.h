@@ -60,4 +60,9 @@ DeviceFacts query_device(int id = -1);
 /// the median of several timed copies.
 double measure_copy_bandwidth_gbs();
 
+/// Measures the read-only bandwidth once, in GB/s: a large buffer streamed into the SMs with nothing
+/// written back, the best of a few launch shapes. The ceiling of steps that read far more than they
+/// write (a reduction, a matrix-vector product); on some GPUs it exceeds the copy bandwidth.
+double measure_read_bandwidth_gbs();
+
 }  // namespace course
