@@ -69,15 +69,24 @@ endfunction()
 
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]
 #                 [TEST_SOURCES ...] [TEST_LABELS ...] [TABLE <title>] [RUN_ARGS ...])
+# course_add_step(LESSON <nn> SOURCE <NN_name.cu> STANDALONE [LIBRARIES ...] [RUN_ARGS ...])
 # Builds one step of a lesson:
 #   lesson<nn>_<NN_name>_kernels  an object library with the step's own code (what the tests link)
 #   lesson<nn>_<NN_name>          the step program (the kernels plus the lesson's shared main)
 #   lesson<nn>_<NN_name>_test     its tests, when TEST_SOURCES are given (labels: lesson<nn> + TEST_LABELS)
-# and lists the program in the runner's ladder for the lesson.
+# and lists the program in the runner's ladder for the lesson. A STANDALONE step is a whole program
+# in its own file, with its own main (the lesson's page of host code): it is built from SOURCE alone
+# and tested by running it (the lesson adds those tests).
 function(course_add_step)
-  cmake_parse_arguments(S "" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS" ${ARGN})
+  cmake_parse_arguments(S "STANDALONE" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS" ${ARGN})
   get_filename_component(stem ${S_SOURCE} NAME_WE)
   set(target lesson${S_LESSON}_${stem})
+  if(S_STANDALONE)
+    add_executable(${target} ${S_SOURCE})
+    target_link_libraries(${target} PRIVATE ${S_LIBRARIES})
+    _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    return()
+  endif()
   add_library(${target}_kernels OBJECT ${S_SOURCE})
   target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
   add_executable(${target} ${S_MAIN})

@@ -1,0 +1,5 @@
+// The main of every lesson 01 step program but step 03 (which shows its host side in full): the step
+// itself is kThisStep, defined in the step's file.
+#include "distance.h"
+
+int main(int argc, char** argv) { return distance::step_main(argc, argv, distance::kThisStep); }

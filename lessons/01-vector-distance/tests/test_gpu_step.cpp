@@ -1,0 +1,78 @@
+// Tests of one GPU step of lesson 01, built once per step (lesson01_NN_..._test): C must match the
+// reference (float32 within the lesson's tolerance, int32 exactly) on awkward shapes, several seeds and
+// both element types, and at the default size.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "course/test_sizes.h"
+#include "course/verify.h"
+#include "distance.h"
+
+using distance::kThisStep;
+
+namespace {
+
+template <class T>
+void require_step_matches(const distance::Problem<T>& p) {
+  const std::vector<T> c = distance::run_gpu_once(kThisStep, p);
+  const course::Verdict v = distance::check(p, c, distance::reference(p), kThisStep.form);
+  INFO("step " << kThisStep.number << ", " << p.m << " x " << p.k << " x " << p.n << ": " << v.describe(p.k));
+  REQUIRE(v.pass);
+}
+
+// M x K x N shapes: cubes of awkward sizes (none a multiple of a tile), then lopsided ones, with N
+// both a multiple of 4 (16-byte loads) and not.
+const std::vector<std::array<std::size_t, 3>> kShapes{
+    {1, 1, 1},     {2, 2, 2},       {17, 17, 17},  {33, 33, 33},   {1000, 1000, 1000}, {1, 4097, 3},
+    {4097, 1, 3},  {1000, 999, 65}, {129, 130, 4}, {127, 255, 12}, {3, 5, 4097},      {300, 257, 1}};
+
+bool has_int_kernel() { return kThisStep.gpu_int != nullptr; }
+
+}  // namespace
+
+TEST_CASE("float32: matches the reference on awkward shapes and several seeds") {
+  for (const auto& s : kShapes)
+    for (auto seed : course::test_seeds()) require_step_matches(distance::make_problem<float>(s[0], s[1], s[2], seed));
+}
+
+TEST_CASE("int32: matches the reference exactly on awkward shapes and several seeds") {
+  if (!has_int_kernel()) {  // step 08: cuBLAS has no int32 product, and the step says so
+    REQUIRE_THROWS_AS(distance::run_gpu_once(kThisStep, distance::make_problem<std::int32_t>(2, 2, 2, 1)),
+                      std::logic_error);
+    return;
+  }
+  for (const auto& s : kShapes)
+    for (auto seed : course::test_seeds())
+      require_step_matches(distance::make_problem<std::int32_t>(s[0], s[1], s[2], seed));
+}
+
+TEST_CASE("matches the reference at the default size") {
+  require_step_matches(distance::make_problem<float>(distance::kDefaultSize, distance::kDefaultSize,
+                                                     distance::kDefaultSize, 7));
+}
+
+TEST_CASE("vectors far from the origin, within the step's tolerance") {
+  require_step_matches(distance::make_problem<float>(300, 200, 1024, 8, 100.0));
+  if (has_int_kernel()) require_step_matches(distance::make_problem<std::int32_t>(300, 200, 1024, 8, 1000000.0));
+}
+
+TEST_CASE("int32: exact at the widest value range, where the sums come closest to overflow") {
+  if (!has_int_kernel()) {
+    REQUIRE(kThisStep.gpu_float != nullptr);  // a float32-only step
+    return;
+  }
+  // With N = 5000 the values span int_value_width(5000) = 655, so a distance may reach 5000 x 655^2,
+  // 2.1e9, just under 2^31. Rows of B copied from A give distances of exactly 0 too.
+  distance::Problem<std::int32_t> p = distance::make_problem<std::int32_t>(70, 90, 5000, 9);
+  for (std::size_t x = 0; x < p.n; ++x) {
+    p.a[x] = -327;  // row 0 of A at one end of the range, row 0 of B at the other
+    p.b[x] = 328;
+  }
+  std::copy(p.a.begin() + 5 * p.n, p.a.begin() + 6 * p.n, p.b.begin() + 7 * p.n);
+  distance::validate_values(p, "test");
+  require_step_matches(p);
+}
