@@ -123,7 +123,7 @@ endfunction()
 # A step written <target><=<label> runs only up to that row (a CPU step too slow for the largest sizes).
 function(course_add_sweep)
   cmake_parse_arguments(W "" "LESSON;TABLE;STUDY;LABEL" "STEPS;ROWS;ARGS" ${ARGN})
-  if(NOT W_LABEL)
+  if(NOT DEFINED W_LABEL OR W_LABEL STREQUAL "")  # "n" is a heading, not a false value
     set(W_LABEL size)
   endif()
   set(study "")

@@ -1,0 +1,79 @@
+// Lesson 03, step 05: warp shuffles instead of shared-memory rounds.
+//
+// What changed: the tile scan. The 32 threads of a warp execute together, and __shfl_up_sync hands each
+// lane a register of the lane `distance` below it, with no shared memory and no barrier. So each warp
+// scans its 32 pairs (flag, value) in five shuffle rounds; lane 31 leaves the warp's total in shared
+// memory; after one barrier the first warp scans those totals the same way; after a second barrier
+// every thread combines its warp's prefix with its own result (05_warp_shuffle.cuh). This is how the
+// original study scanned on its Kepler GPU, the first with shuffles. The tiles' totals and the
+// propagation are those of step 03.
+//
+// Why it is faster: two barriers per tile instead of one per round (10 in step 03, 23 in step 04), and
+// registers instead of shared-memory traffic; the idle threads at the top of step 04's tree are gone.
+//
+// What it costs: a warp scan is Hillis-Steele again, five rounds for 32 elements, and each thread
+// still handles one element: every element pays for the loads, the rounds and the store. Step 06 gives
+// each thread several.
+//
+// Launch: 512 threads per block (or --threads, whole warps), one element per thread.
+#include <cstdint>
+
+#include "02_gpu_hillis_steele.cuh"
+#include "03_shared_scan_then_propagate.cuh"
+#include "05_warp_shuffle.cuh"
+#include "course/launch.h"
+#include "segmented_scan.h"
+
+namespace {
+
+using segscan::Flagged;
+using segscan::TileTotals;
+
+template <class T, class Op>
+__global__ void scan_tiles_with_shuffles(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
+                                         TileTotals<T> totals) {
+  __shared__ segscan::BlockScanStorage<T> storage;
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const Flagged<T> own = i < n ? Flagged<T>{values[i], flags[i]} : Flagged<T>{T{}, 1};  // past the end: a head
+  Flagged<T> total;
+  const Flagged<T> prefix = segscan::block_exclusive_scan<Op>(own, storage, total);
+  if (i < n) result[i] = segscan::segmented<Op>(prefix, own).value;
+  if (totals.values == nullptr) return;
+  if (own.flag && !prefix.flag) totals.first_head[blockIdx.x] = threadIdx.x;
+  if (threadIdx.x == 0) {
+    totals.values[blockIdx.x] = total.value;
+    totals.flags[blockIdx.x] = total.flag;
+    if (!total.flag) totals.first_head[blockIdx.x] = blockDim.x;
+  }
+}
+
+segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::DeviceFacts&,
+                         const segscan::LaunchPlan& requested) {
+  segscan::LaunchPlan p;
+  p.threads = course::whole_warps(requested.threads, 512);
+  p.scratch_bytes = segscan::scan_then_propagate_scratch(n, p.threads, segscan::value_bytes(scan.type));
+  return p;
+}
+
+void run(const void* values, const std::uint8_t* flags, void* result, std::size_t n, segscan::Scan scan,
+         const segscan::LaunchPlan& p, void* scratch, cudaStream_t stream) {
+  segscan::with_scan_types(scan, [&](auto value, auto op) {
+    using T = decltype(value);
+    using Op = decltype(op);
+    const int threads = p.threads;
+    auto scan_tiles = [threads](const T* in, const std::uint8_t* in_flags, T* out, std::size_t count,
+                                TileTotals<T> totals, cudaStream_t s) {
+      const unsigned blocks = static_cast<unsigned>((count + threads - 1) / threads);
+      scan_tiles_with_shuffles<T, Op><<<blocks, threads, 0, s>>>(in, in_flags, out, count, totals);
+      CUDA_CHECK_LAUNCH();
+    };
+    segscan::scan_then_propagate<T, Op>(static_cast<const T*>(values), flags, static_cast<T*>(result), n,
+                                        static_cast<std::size_t>(threads), scan_tiles,
+                                        static_cast<unsigned char*>(scratch), stream);
+  });
+}
+
+}  // namespace
+
+const segscan::Step segscan::kThisStep = {"05", "warp shuffles, one element per thread", "gpu", nullptr, plan, run,
+                                          segscan::kThreadsOption};

@@ -1,0 +1,124 @@
+// Lesson 03, step 06: several elements per thread, in registers.
+//
+// What changed: each thread takes a run of consecutive elements (16 by default; the study used 8, 16
+// and 32 on its three GPUs, and `--items 8|16|32` tries each) instead of one. It loads them with 16-byte
+// accesses, scans them sequentially in its registers, and only the runs' totals go through step 05's
+// block scan of warp shuffles; the block's prefix for each run is then applied to the run's elements
+// before its first head (06_registers_per_thread.cuh). Tiles grow to 256 x 16 = 4096 elements; their
+// totals and the propagation are step 03's.
+//
+// Why it is faster: the parallel part, shuffles and barriers, is paid once per run instead of once per
+// element, and the sequential part is one operation per element on values already in registers. A
+// thread asks for its run with five 16-byte loads (four of values, one of flags for 16 floats), so more
+// bytes are on their way per instruction. The original study's first optimization was this one.
+//
+// What it costs: registers, kItems values and flags per thread, which limits how many threads an SM
+// holds; and still three kernels, with the propagation rewriting what lies before each tile's first
+// head. Step 07 removes both.
+//
+// Launch: 256 threads per block (or --threads, whole warps, up to what the kernel's registers allow),
+// --items elements each.
+#include <algorithm>
+#include <cstdint>
+
+#include "02_gpu_hillis_steele.cuh"
+#include "03_shared_scan_then_propagate.cuh"
+#include "05_warp_shuffle.cuh"
+#include "06_registers_per_thread.cuh"
+#include "course/check.h"
+#include "course/errors.h"
+#include "course/launch.h"
+#include "segmented_scan.h"
+
+namespace {
+
+using segscan::Flagged;
+using segscan::ThreadItems;
+using segscan::TileTotals;
+
+constexpr int kDefaultItems = 16;
+
+template <class T, class Op, int kItems>
+__global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
+                                        TileTotals<T> totals, bool aligned) {
+  __shared__ segscan::BlockScanStorage<T> storage;
+  const std::size_t first = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) * kItems;
+  ThreadItems<T, kItems> items;
+  segscan::load_items(values, flags, first, n, aligned, items);
+  const Flagged<T> run_total = segscan::scan_items<Op>(items);
+  Flagged<T> tile_total;
+  const Flagged<T> prefix = segscan::block_exclusive_scan<Op>(run_total, storage, tile_total);
+  segscan::add_prefix<Op>(prefix, items);
+  segscan::store_items(items, result, first, n, aligned);
+  if (totals.values == nullptr) return;
+  if (run_total.flag && !prefix.flag)
+    totals.first_head[blockIdx.x] = threadIdx.x * kItems + segscan::first_head_in(items);
+  if (threadIdx.x == 0) {
+    totals.values[blockIdx.x] = tile_total.value;
+    totals.flags[blockIdx.x] = tile_total.flag;
+    if (!tile_total.flag) totals.first_head[blockIdx.x] = blockDim.x * kItems;
+  }
+}
+
+template <class T, class Op>
+const void* kernel_for(int items) {
+  switch (items) {
+    case 8: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 8>);
+    case 16: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 16>);
+    default: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 32>);
+  }
+}
+
+segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::DeviceFacts&,
+                         const segscan::LaunchPlan& requested) {
+  segscan::LaunchPlan p;
+  p.items = requested.items > 0 ? requested.items : kDefaultItems;
+  // As many threads as asked, if the kernel's registers allow that many in a block.
+  const void* kernel = segscan::with_scan_types(scan, [&](auto value, auto op) {
+    return kernel_for<decltype(value), decltype(op)>(p.items);
+  });
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  p.threads = std::min(course::whole_warps(requested.threads, 256), attributes.maxThreadsPerBlock / 32 * 32);
+  p.scratch_bytes = segscan::scan_then_propagate_scratch(n, static_cast<std::size_t>(p.threads) * p.items,
+                                                         segscan::value_bytes(scan.type));
+  return p;
+}
+
+template <class T, class Op, int kItems>
+void launch(const T* values, const std::uint8_t* flags, T* result, std::size_t n, int threads, void* scratch,
+            cudaStream_t stream) {
+  const std::size_t tile = static_cast<std::size_t>(threads) * kItems;
+  auto scan_tiles = [threads, tile](const T* in, const std::uint8_t* in_flags, T* out, std::size_t count,
+                                    TileTotals<T> totals, cudaStream_t s) {
+    // Wide accesses need 16-byte aligned arrays (device allocations are; so is every level of totals).
+    const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+                         reinterpret_cast<std::uintptr_t>(in_flags) % 16 == 0 &&
+                         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+    const unsigned blocks = static_cast<unsigned>((count + tile - 1) / tile);
+    scan_tiles_in_registers<T, Op, kItems><<<blocks, threads, 0, s>>>(in, in_flags, out, count, totals, aligned);
+    CUDA_CHECK_LAUNCH();
+  };
+  segscan::scan_then_propagate<T, Op>(values, flags, result, n, tile, scan_tiles, static_cast<unsigned char*>(scratch),
+                                      stream);
+}
+
+void run(const void* values, const std::uint8_t* flags, void* result, std::size_t n, segscan::Scan scan,
+         const segscan::LaunchPlan& p, void* scratch, cudaStream_t stream) {
+  segscan::with_scan_types(scan, [&](auto value, auto op) {
+    using T = decltype(value);
+    using Op = decltype(op);
+    const T* in = static_cast<const T*>(values);
+    T* out = static_cast<T*>(result);
+    switch (p.items) {
+      case 8: launch<T, Op, 8>(in, flags, out, n, p.threads, scratch, stream); break;
+      case 16: launch<T, Op, 16>(in, flags, out, n, p.threads, scratch, stream); break;
+      default: launch<T, Op, 32>(in, flags, out, n, p.threads, scratch, stream); break;
+    }
+  });
+}
+
+}  // namespace
+
+const segscan::Step segscan::kThisStep = {"06", "several elements per thread, in registers", "gpu", nullptr, plan, run,
+                                          segscan::kThreadsOption | segscan::kItemsOption};

@@ -1,0 +1,118 @@
+// Lesson 03, step 06's building blocks, used by step 07: a thread's run of consecutive elements in
+// registers, loaded and stored with 16-byte accesses, and scanned sequentially.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "02_gpu_hillis_steele.cuh"
+
+namespace segscan {
+
+/// The elements of one thread: `kItems` consecutive values in registers, and their head flags as the
+/// bits of one word (bit k: element k starts a segment), which costs one register instead of kItems.
+template <class T, int kItems>
+struct ThreadItems {
+  static_assert(kItems <= 32, "one bit per element in a 32-bit word");
+  T values[kItems];
+  unsigned heads;
+};
+
+/// Copies `kBytes` bytes (a multiple of 8) from 16- or 8-byte aligned global memory into a register
+/// array with the widest accesses that fit. Indices are compile-time constants, so `to` stays in
+/// registers.
+template <int kBytes, class Element>
+__device__ inline void load_wide(const void* from, Element* to) {
+  static_assert(kBytes % 8 == 0, "whole 8-byte words");
+  if constexpr (kBytes % 16 == 0) {
+#pragma unroll
+    for (int c = 0; c < kBytes / 16; ++c) {
+      const uint4 chunk = static_cast<const uint4*>(from)[c];
+      std::memcpy(reinterpret_cast<unsigned char*>(to) + 16 * c, &chunk, 16);
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < kBytes / 8; ++c) {
+      const uint2 chunk = static_cast<const uint2*>(from)[c];
+      std::memcpy(reinterpret_cast<unsigned char*>(to) + 8 * c, &chunk, 8);
+    }
+  }
+}
+
+/// The reverse: a register array to aligned global memory, 16 bytes at a time.
+template <int kBytes, class Element>
+__device__ inline void store_wide(const Element* from, void* to) {
+  static_assert(kBytes % 16 == 0, "whole 16-byte words");
+#pragma unroll
+  for (int c = 0; c < kBytes / 16; ++c) {
+    uint4 chunk;
+    std::memcpy(&chunk, reinterpret_cast<const unsigned char*>(from) + 16 * c, 16);
+    static_cast<uint4*>(to)[c] = chunk;
+  }
+}
+
+/// Loads elements first .. first + kItems - 1. A whole run inside the array, from aligned arrays, is
+/// read with wide loads; otherwise element by element, with elements past the end made heads (so that
+/// nothing there reaches back).
+template <class T, int kItems>
+__device__ inline void load_items(const T* values, const std::uint8_t* flags, std::size_t first, std::size_t n,
+                                  bool aligned, ThreadItems<T, kItems>& items) {
+  std::uint8_t bytes[kItems];
+  if (aligned && first + kItems <= n) {
+    load_wide<kItems * sizeof(T)>(values + first, items.values);
+    load_wide<kItems>(flags + first, bytes);
+  } else {
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const bool inside = first + k < n;
+      items.values[k] = inside ? values[first + k] : T{};
+      bytes[k] = inside ? flags[first + k] : 1;
+    }
+  }
+  items.heads = 0;
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) items.heads |= static_cast<unsigned>(bytes[k] != 0) << k;
+}
+
+/// Stores the values of elements first .. first + kItems - 1 that lie inside the array.
+template <class T, int kItems>
+__device__ inline void store_items(const ThreadItems<T, kItems>& items, T* result, std::size_t first, std::size_t n,
+                                   bool aligned) {
+  if (aligned && first + kItems <= n) {
+    store_wide<kItems * sizeof(T)>(items.values, result + first);
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < kItems; ++k)
+    if (first + k < n) result[first + k] = items.values[k];
+}
+
+/// The position in the run of its first head, or kItems if it has none.
+template <class T, int kItems>
+__device__ inline int first_head_in(const ThreadItems<T, kItems>& items) {
+  return items.heads ? __ffs(items.heads) - 1 : kItems;
+}
+
+/// The thread's own sequential segmented scan, in place. Returns the run's total: its last value, and
+/// whether a segment starts in it.
+template <class Op, class T, int kItems>
+__device__ inline Flagged<T> scan_items(ThreadItems<T, kItems>& items) {
+#pragma unroll
+  for (int k = 1; k < kItems; ++k)
+    if (!((items.heads >> k) & 1u)) items.values[k] = Op()(items.values[k - 1], items.values[k]);
+  return {items.values[kItems - 1], static_cast<std::uint8_t>(items.heads != 0)};
+}
+
+/// Completes a scanned run with the exclusive prefix of everything before it: the elements before the
+/// run's first head continue `prefix`.
+template <class Op, class T, int kItems>
+__device__ inline void add_prefix(const Flagged<T>& prefix, ThreadItems<T, kItems>& items) {
+  const int first_head = first_head_in(items);
+#pragma unroll
+  for (int k = 0; k < kItems; ++k)
+    if (k < first_head) items.values[k] = Op()(prefix.value, items.values[k]);
+}
+
+}  // namespace segscan

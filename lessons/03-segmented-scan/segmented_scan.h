@@ -1,0 +1,231 @@
+// Lesson 03, segmented scan: what every step of the lesson shares on the host side.
+//
+// The problem: n values and n head flags. A flag of 1 starts a segment (the first element always
+// starts one, whatever its flag says); the output is the inclusive scan of the values under an
+// operator, restarted at every head:
+//
+//   values  10  3  2   1  3  4  9   5  0   11
+//   flags    1  0  0   1  0  0  0   1  0    1
+//   sum     10 13 15   1  4  8 17   5  5   11
+//
+// Operators sum, max, min and product (operators.h); element types int32, uint32, float, double, int64
+// and uint64, both chosen at run time. Each step file writes its kernels once, as templates, and
+// defines one `Step`, kThisStep; with_scan_types() below turns the run-time choice into the template
+// arguments. Flags are one byte each on the GPU (see README.md for why).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "course/cli.h"
+#include "course/device.h"
+#include "course/report.h"
+#include "course/timing.h"
+#include "course/verify.h"
+#include "operators.h"
+
+namespace segscan {
+
+/// Default problem size: 60,000,000 elements (float sums by default), the largest size of the study.
+constexpr std::size_t kDefaultCount = 60000000;
+/// The most elements a course file can hold in one array (and so the largest --n).
+constexpr std::size_t kMaxCount = 4294967295u;
+
+/// The element types of the lesson.
+enum class ValueType { Int32, UInt32, Float, Double, Int64, UInt64 };
+/// The operators of the lesson.
+enum class Operator { Sum, Max, Min, Product };
+/// How the generator cuts the input into segments.
+enum class Pattern {
+  Random,  ///< each element starts a segment with probability 1/1000 (lengths about 1000 on average)
+  Single,  ///< one segment: only the first element is a head
+  Ones,    ///< every segment has length 1: every element is a head
+  Mixed,   ///< mostly segments of 1 to 8 elements, one in eight of 10,000 to 1,000,000
+};
+
+/// What to scan: the element type and the operator.
+struct Scan {
+  ValueType type = ValueType::Float;
+  Operator op = Operator::Sum;
+};
+
+const char* name_of(ValueType type);  ///< "int32", "uint32", "float", "double", "int64", "uint64"
+const char* name_of(Operator op);     ///< "sum", "max", "min", "product"
+const char* name_of(Pattern pattern); ///< "random", "single", "ones", "mixed"
+std::size_t value_bytes(ValueType type);  ///< 4 or 8
+
+/// Parse the names above. @throws course::UsageError naming @p option and the accepted names.
+ValueType parse_value_type(const std::string& text, const std::string& option = "type");
+Operator parse_operator(const std::string& text, const std::string& option = "op");
+Pattern parse_pattern(const std::string& text, const std::string& option = "segments");
+
+/// Calls f(T{}, Op{}) with the C++ types that @p scan names (one of 24 combinations) and returns what
+/// it returns. Every step's run() goes through here, so each step's templates are instantiated for
+/// every element type and operator.
+template <class T, class F>
+decltype(auto) with_operator(Operator op, F&& f) {
+  switch (op) {
+    case Operator::Sum: return f(T{}, Sum{});
+    case Operator::Max: return f(T{}, Max{});
+    case Operator::Min: return f(T{}, Min{});
+    case Operator::Product: return f(T{}, Product{});
+  }
+  throw std::logic_error("unknown operator");
+}
+template <class F>
+decltype(auto) with_scan_types(Scan scan, F&& f) {
+  switch (scan.type) {
+    case ValueType::Int32: return with_operator<std::int32_t>(scan.op, f);
+    case ValueType::UInt32: return with_operator<std::uint32_t>(scan.op, f);
+    case ValueType::Float: return with_operator<float>(scan.op, f);
+    case ValueType::Double: return with_operator<double>(scan.op, f);
+    case ValueType::Int64: return with_operator<std::int64_t>(scan.op, f);
+    case ValueType::UInt64: return with_operator<std::uint64_t>(scan.op, f);
+  }
+  throw std::logic_error("unknown value type");
+}
+
+/// A problem: values and flags (0 or 1), of the same length.
+template <class T>
+struct Problem {
+  std::vector<T> values;
+  std::vector<std::uint8_t> flags;
+};
+
+/// Seeded head flags: flags[0] is always 1, the rest follow @p pattern.
+std::vector<std::uint8_t> make_flags(std::size_t n, Pattern pattern, std::uint64_t seed);
+
+/// A seeded problem for operator @p op. Values are chosen so that every result is well defined:
+///  - signed integer sums: uniform in [-R, R], R = min(2^20 or 2^40, (2^31 - 1 or 2^63 - 1) / n), so no
+///    sum of up to n values can overflow; products: -1 or 1;
+///  - unsigned integers: any value (sums and products wrap around, which is defined); products take
+///    odd values, whose products stay odd and so never wrap to 0;
+///  - max and min of integers: any value of the type;
+///  - floating point: uniform in (-1, 1); products uniform in (0.999, 1.001), so that the logarithm of a
+///    product of 60 million factors wanders by about 4.5 (one standard deviation) and stays far inside
+///    the range of a float.
+template <class T>
+Problem<T> make_problem(std::size_t n, Operator op, Pattern pattern, std::uint64_t seed);
+
+/// The element type stored in a lesson 03 file (its first array). @throws course::UsageError
+ValueType file_value_type(const std::string& path);
+
+/// Reads a problem from a course file: the values (1 x n of T), then the flags (1 x n int32). Throws
+/// course::UsageError, naming the file, for a wrong or truncated file, arrays of different lengths, a
+/// flag other than 0 or 1, or a floating-point value that is not finite.
+template <class T>
+Problem<T> read_problem(const std::string& path);
+
+/// Writes a problem in the form read_problem() reads (flags widened to int32: the course format holds
+/// 32- and 64-bit elements only).
+template <class T>
+void write_problem(const std::string& path, const Problem<T>& p);
+
+/// Throws course::UsageError if a signed integer sum or product of some segment leaves the type (signed
+/// overflow is undefined in C++, so such an input has no answer to check). Generated problems never do.
+template <class T, class Op>
+void require_defined(const Problem<T>& p, const std::string& source);
+
+/// Compares @p result with the reference, a sequential scan: integers, max and min exactly; float and
+/// double sums and products within a tolerance that grows with the segment (see README.md). For the
+/// element at position k of its segment (k = 1 at the head):
+///  - sums: |got - expected| <= 4 u sqrt(k) A, A = the sum of |x| over the k terms (rounding errors
+///    of a sum in any order behave like a random walk of k steps, each at most u A);
+///  - products: |got - expected| <= ((1 + u)^(k-1) - 1) |expected|, the worst case of k - 1 roundings;
+/// u = 2^-24 for float, 2^-53 for double. The reference is accumulated in long double.
+template <class T, class Op>
+course::Verdict check(const Problem<T>& p, const T* result);
+
+/// How a GPU step launches, chosen once outside the timed region.
+struct LaunchPlan {
+  int threads = 0;               ///< threads per block (0 in a request: the step's choice)
+  int items = 0;                 ///< elements per thread (steps 06 and 07; 0: the step's choice)
+  bool padding = true;           ///< step 04: pad shared memory against bank conflicts
+  std::size_t scratch_bytes = 0; ///< device scratch the step needs
+};
+
+/// Options a step accepts besides the lesson's own (Step::options).
+enum StepOption : unsigned {
+  kThreadsOption = 1u,  ///< --threads
+  kItemsOption = 2u,    ///< --items 8|16|32
+  kPaddingOption = 4u,  ///< --no-padding
+};
+
+/// One rung of the ladder.
+struct Step {
+  const char* number;  ///< "07"
+  const char* title;   ///< "decoupled look-back"
+  const char* kind;    ///< "cpu", "gpu" or "library"
+
+  /// CPU steps: the scan of n elements; values and result hold n elements of the type @p scan names.
+  void (*run_cpu)(const void* values, const std::uint8_t* flags, void* result, std::size_t n, Scan scan);
+
+  /// GPU steps: the launch for n elements; `requested` carries --threads, --items, --no-padding.
+  LaunchPlan (*plan)(std::size_t n, Scan scan, const course::DeviceFacts& device, const LaunchPlan& requested);
+
+  /// GPU steps: enqueues the scan into stream. values, flags and result are in device memory (result
+  /// poisoned by the caller); scratch holds plan.scratch_bytes bytes. Every launch is checked.
+  void (*run_gpu)(const void* values, const std::uint8_t* flags, void* result, std::size_t n, Scan scan,
+                  const LaunchPlan& plan, void* scratch, cudaStream_t stream);
+
+  unsigned options;  ///< StepOption bits: the options this step takes
+};
+
+/// The step a program or test was built with (each step file defines it).
+extern const Step kThisStep;
+
+/// Everything a step program was asked to do.
+struct Options {
+  std::string program;          ///< the program's name, for messages
+  course::CommonOptions common; ///< --seed, --reps, --warmup, --csv/--json, --input, --output, ...
+  std::size_t n = kDefaultCount;
+  Scan scan;
+  Pattern pattern = Pattern::Random;
+  LaunchPlan requested;         ///< --threads, --items, --no-padding
+  bool host_clock = false;      ///< --host-clock: time on the host, launches and the wait included
+};
+
+/// Declares and parses the lesson's options for @p step. Returns false when --help was printed.
+/// @throws course::UsageError for anything malformed, unknown or contradictory
+bool parse_options(int argc, char** argv, const Step& step, Options& options);
+
+/// The measurement of a step before it runs: names, size, the bytes it must move (values in, flags
+/// in, values out).
+course::Measurement describe(const Step& step, const Options& options);
+
+/// The problem the options ask for: read from --input, or generated; checked with require_defined().
+template <class T, class Op>
+Problem<T> load_problem(const Options& options);
+
+/// Times @p run as the options say: with events on the GPU after warm-up (the default, L2 cache
+/// evicted before each run), or with --host-clock on the host's clock from the first launch to the end
+/// of a stream synchronization. @p before_each (untimed) poisons the output.
+course::TimingStats time_runs(const Options& options, cudaStream_t stream, const std::function<void(cudaStream_t)>& run,
+                              const std::function<void(cudaStream_t)>& before_each);
+
+/// Checks @p result, completes and prints @p m, writes --output, and returns the exit code.
+template <class T, class Op>
+int report(course::Measurement m, const Problem<T>& p, const std::vector<T>& result, const Options& options);
+
+/// The lesson's program for steps that use the harness: options, problem, timed runs, check, report.
+int step_main(int argc, char** argv, const Step& step);
+
+/// Runs a GPU step once on @p p (result poisoned first) and returns the result. Used by the tests.
+template <class T, class Op>
+std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p, const LaunchPlan& requested = {});
+
+/// Runs the CPU step on @p p and returns the result. Used by the tests.
+template <class T, class Op>
+std::vector<T> run_cpu_once(const Step& step, const Problem<T>& p);
+
+/// The Scan that names T and Op.
+template <class T, class Op>
+Scan scan_of();
+
+}  // namespace segscan

@@ -1,0 +1,5 @@
+// The main of lesson 03's step programs from step 03 on (step 02 has its own, to show the host side):
+// the step itself is kThisStep, defined in the step's file.
+#include "segmented_scan.h"
+
+int main(int argc, char** argv) { return segscan::step_main(argc, argv, segscan::kThisStep); }

@@ -1,0 +1,78 @@
+// Exercise 03-B, solution: one sum per segment, written compactly.
+//
+// Element i belongs to segment s = (the number of heads up to and including i) - 1: the inclusive sum
+// of the flags, which the library computes (the lesson's scan, unsegmented). Every element could add
+// its value to sums[s] with atomicAdd, but then every element of a segment adds to the same address.
+// So each block first scans its 256 pairs (flag, value) with the lesson's segmented block scan
+// (05_warp_shuffle.cuh), and only the last element of each piece of a segment inside the block adds
+// the piece's sum: at most one atomic per segment and block.
+//
+// Float additions in an order that the atomics choose: the sums match the reference within the
+// lesson's tolerance, not bit for bit, and may differ by rounding from run to run.
+#include "segment_sums.h"
+
+#include <cub/device/device_scan.cuh>
+
+#include <cstdint>
+
+#include "05_warp_shuffle.cuh"
+#include "operators.h"
+#include "course/check.h"
+
+namespace exercise03 {
+namespace {
+
+constexpr int kThreads = 256;
+
+// Each head gives its segment's sum a zero to start from.
+__global__ void clear_sums(const std::uint8_t* flags, const unsigned* ids, std::size_t n, float* sums) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n && flags[i]) sums[ids[i] - 1] = 0.0f;
+}
+
+// Adds every element's value to its segment's sum, one atomic per piece of a segment in the block.
+__global__ void add_segments(const float* values, const std::uint8_t* flags, const unsigned* ids, std::size_t n,
+                             float* sums) {
+  __shared__ segscan::BlockScanStorage<float> storage;
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const bool inside = i < n;
+  // Past the end: a head of value 0, so nothing there reaches back.
+  const segscan::Flagged<float> own{inside ? values[i] : 0.0f, inside ? flags[i] : std::uint8_t{1}};
+  segscan::Flagged<float> block_total;
+  const segscan::Flagged<float> before = segscan::block_exclusive_scan<segscan::Sum>(own, storage, block_total);
+  if (!inside) return;
+  const float piece = segscan::segmented<segscan::Sum>(before, own).value;
+  const bool piece_ends = threadIdx.x == blockDim.x - 1 || i + 1 == n || flags[i + 1];
+  if (piece_ends) atomicAdd(&sums[ids[i] - 1], piece);
+}
+
+std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+std::size_t library_scratch_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const std::uint8_t*>(nullptr),
+                                           static_cast<unsigned*>(nullptr), static_cast<std::uint32_t>(n)));
+  return bytes;
+}
+
+}  // namespace
+
+std::size_t segment_sums_scratch_bytes(std::size_t n) {
+  return aligned(n * sizeof(unsigned)) + library_scratch_bytes(n);
+}
+
+void segment_sums(const float* values, const std::uint8_t* flags, std::size_t n, float* sums, void* scratch,
+                  cudaStream_t stream) {
+  auto* ids = static_cast<unsigned*>(scratch);  // ids[i]: heads up to and including i
+  void* library_scratch = static_cast<unsigned char*>(scratch) + aligned(n * sizeof(unsigned));
+  std::size_t library_bytes = library_scratch_bytes(n);
+  CUDA_CHECK(cub::DeviceScan::InclusiveSum(library_scratch, library_bytes, flags, ids, static_cast<std::uint32_t>(n),
+                                           stream));
+  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
+  clear_sums<<<blocks, kThreads, 0, stream>>>(flags, ids, n, sums);
+  CUDA_CHECK_LAUNCH();
+  add_segments<<<blocks, kThreads, 0, stream>>>(values, flags, ids, n, sums);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace exercise03
