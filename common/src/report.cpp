@@ -443,7 +443,7 @@ void write_roofline_svg(std::ostream& out, const std::string& title, const std::
     compute = std::max(compute, m.compute_ceiling);
     if (!m.operation.empty()) operation = m.operation + "s";
   }
-  const double width = 720, height = 440, left = 80, right = 170, top = 50, bottom = 60;
+  const double width = 820, height = 440, left = 80, right = 250, top = 50, bottom = 60;
   const double plot_w = width - left - right, plot_h = height - top - bottom;
   // The axes span the points, the ridge (where the roofs meet) and the compute roof, in whole decades.
   double x_low = 1e300, x_high = 0, y_low = 1e300, y_high = 0;
@@ -487,38 +487,61 @@ void write_roofline_svg(std::ostream& out, const std::string& title, const std::
       << xml_text(operation) << " per byte (operational intensity)</text>\n";
   out << "<text x=\"16\" y=\"" << top + plot_h / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
       << top + plot_h / 2 << ")\">G " << xml_text(operation) << " per second</text>\n";
-  // The roofs: the memory roof rises with the intensity until it meets the compute roof.
+  if (empty)
+    out << "<text x=\"" << left + 10 << "\" y=\"" << top + 20 << "\" fill=\"#555\">no step counted both its bytes "
+        << "and its operations</text>\n";
+  // The roofs, clipped to the plot: the memory roof rises with the intensity until it meets the
+  // compute roof.
+  out << "<clipPath id=\"plot\"><rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plot_w << "\" height=\""
+      << plot_h << "\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n";
   if (memory_gbs > 0) {
     const double xa = std::pow(10.0, x0), xb = compute > 0 ? std::min(ridge, std::pow(10.0, x1)) : std::pow(10.0, x1);
     const double ya = std::max(memory_gbs * xa, std::pow(10.0, y0));
     const double xa_clipped = ya / memory_gbs;
     out << "<line x1=\"" << px(xa_clipped) << "\" y1=\"" << py(ya) << "\" x2=\"" << px(xb) << "\" y2=\""
         << py(memory_gbs * xb) << "\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n";
-    out << "<text x=\"" << px(xb) + 4 << "\" y=\"" << py(memory_gbs * xb) + 16 << "\" fill=\"#c0392b\">"
-        << xml_text(memory_name) << " " << format_significant(memory_gbs, 4) << " GB/s</text>\n";
   }
   if (compute > 0) {
     const double xa = ridge > 0 ? std::max(ridge, std::pow(10.0, x0)) : std::pow(10.0, x0);
     out << "<line x1=\"" << px(xa) << "\" y1=\"" << py(compute) << "\" x2=\"" << left + plot_w << "\" y2=\""
         << py(compute) << "\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n";
-    out << "<text x=\"" << left + plot_w + 4 << "\" y=\"" << py(compute) + 4 << "\" fill=\"#c0392b\">"
-        << format_significant(compute, 4) << " G/s</text>\n";
   }
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const Measurement& m = *points[i];
-    const std::string colour = m.kind == "cpu" ? "#9aa5b1" : (m.kind == "library" ? "#e0a030" : "#3b7dd8");
-    const double x = px(m.operational_intensity()), y = py(m.operation_rate());
+  out << "</g>\n";
+  // The roofs are named at the top of the legend, in their colour.
+  if (memory_gbs > 0 && !empty)
+    out << "<text x=\"" << left + plot_w + 8 << "\" y=\"" << top + 12 << "\" fill=\"#c0392b\" font-size=\"11\">"
+        << "sloped roof: " << xml_text(memory_name) << " " << format_significant(memory_gbs, 4) << " GB/s</text>\n";
+  if (compute > 0 && !empty)
+    out << "<text x=\"" << left + plot_w + 8 << "\" y=\"" << top + 28 << "\" fill=\"#c0392b\" font-size=\"11\">"
+        << "flat roof: " << format_significant(compute, 4) << " G " << xml_text(operation) << "/s</text>\n";
+  // Points that fall on one spot (steps at the same intensity and rate) share one label, "04 05 07";
+  // labels alternate right and left so that neighbours do not run into each other.
+  std::vector<std::pair<std::pair<double, double>, std::string>> labels;
+  for (const Measurement* m : points) {
+    const std::string colour = m->kind == "cpu" ? "#9aa5b1" : (m->kind == "library" ? "#e0a030" : "#3b7dd8");
+    const double x = px(m->operational_intensity()), y = py(m->operation_rate());
     out << "<circle cx=\"" << x << "\" cy=\"" << y << "\" r=\"5\" fill=\"" << colour << "\"/>\n";
-    // Steps at the same intensity (most lessons count the same bytes for every step) are labelled in
-    // turn to the left and right, so the labels do not overlap.
+    bool joined = false;
+    for (auto& [at, text] : labels)
+      if (std::fabs(at.first - x) < 6 && std::fabs(at.second - y) < 6) {
+        text += " " + m->step;
+        joined = true;
+      }
+    if (!joined) labels.push_back({{x, y}, m->step});
+  }
+  for (std::size_t i = 0; i < labels.size(); ++i) {
     const bool on_left = i % 2 == 1;
-    out << "<text x=\"" << (on_left ? x - 8 : x + 8) << "\" y=\"" << y + 4 << "\"" << (on_left ? " text-anchor=\"end\"" : "")
-        << " fill=\"#222\">" << xml_text(m.step) << "</text>\n";
+    const auto& [at, text] = labels[i];
+    out << "<text x=\"" << (on_left ? at.first - 8 : at.first + 8) << "\" y=\"" << at.second + 4 << "\""
+        << (on_left ? " text-anchor=\"end\"" : "") << " fill=\"#222\">" << xml_text(text) << "</text>\n";
   }
   // The legend: each step's number and title.
-  for (std::size_t i = 0; i < points.size(); ++i)
-    out << "<text x=\"" << left + plot_w + 4 << "\" y=\"" << top + 60 + 16 * i << "\" fill=\"#333\" font-size=\"11\">"
-        << xml_text(points[i]->step + " " + points[i]->title.substr(0, 22)) << "</text>\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    std::string title = points[i]->title;
+    if (title.size() > 34) title = title.substr(0, 33) + "...";
+    out << "<text x=\"" << left + plot_w + 8 << "\" y=\"" << top + 60 + 16 * i << "\" fill=\"#333\" font-size=\"11\">"
+        << xml_text(points[i]->step + " " + title) << "</text>\n";
+  }
   out << "</svg>\n";
 }
 

@@ -538,6 +538,6 @@ TEST_CASE("a roofline draws a point per passing step under the memory and comput
   std::size_t circles = 0;
   for (auto at = text.find("<circle"); at != std::string::npos; at = text.find("<circle", at + 1)) ++circles;
   REQUIRE(circles == 2);  // the wrong answer and the step without an operation count are left out
-  REQUIRE_THAT(text, StartsWith("<svg") && EndsWith("</svg>\n") && Contains("copy bandwidth 3000 GB/s") &&
-                         Contains("30000 G/s") && Contains("comparisons per byte"));
+  REQUIRE_THAT(text, StartsWith("<svg") && EndsWith("</svg>\n") && Contains("sloped roof: copy bandwidth 3000 GB/s") &&
+                         Contains("flat roof: 30000 G comparisons/s") && Contains("comparisons per byte"));
 }

@@ -346,6 +346,10 @@ course::Measurement describe(const Step& step, const Request& request) {
   r.size = std::to_string(request.m) + "x" + std::to_string(request.k) + "x" + std::to_string(request.n);
   if (request.type == Type::Int32) r.size += " int32";
   r.operations = static_cast<double>(request.m) * request.k * request.n;  // one term per (i, j, x)
+  r.operation = "term";
+  // The least traffic: A and B read once, C written once (4-byte elements either way).
+  r.bytes = 4.0 * (static_cast<double>(request.m) * request.n + static_cast<double>(request.k) * request.n +
+                   static_cast<double>(request.m) * request.k);
   r.rate_unit = "G terms/s";
   return r;
 }
@@ -358,6 +362,7 @@ int finish(course::Measurement m, const Step& step, const Problem<T>& p, const s
     m.device = device.name;
     m.ceiling = issue_ceiling(device, request.type);
     m.ceiling_name = issue_ceiling_name(request.type);
+    m.compute_ceiling = m.ceiling;
   }
   const auto expected = reference(p);
   const course::Verdict v = check(p, c, expected, step.form);

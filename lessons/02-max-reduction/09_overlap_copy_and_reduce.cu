@@ -2,7 +2,7 @@
 //
 // What changed: until now the array was already on the GPU. Here it starts in host memory, and the
 // time that counts runs from the first byte copied to the answer. Copying it all and then reducing it
-// puts the two one after the other. Instead the array travels in chunks (4 MB by default): chunk c is
+// puts the two one after the other. Instead the array travels in chunks (16 MB by default): chunk c is
 // copied with cudaMemcpyAsync in stream c % 2 and reduced there by step 06's kernel, so while chunk c
 // is reduced in one stream, chunk c + 1 is already crossing the bus in the other. Each chunk's
 // maximum goes to its own slot; one last small kernel reduces the slots.
@@ -160,16 +160,28 @@ struct Pipeline {
   }
 };
 
-// Median wall-clock time of `run` (which ends synchronized), after one untimed run.
-double median_ms(int reps, const std::function<void()>& run) {
-  run();
-  std::vector<double> samples;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run();
-    samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  return course::TimingStats::from_samples(samples).median_ms;
+// One way of getting the answer end to end: how to run it (it ends synchronized) and, where it
+// computes one, how to read its answer back.
+struct Way {
+  std::string name;
+  std::function<void()> run;
+  std::function<float()> answer;
+};
+
+// Median wall-clock times of the ways, measured in turn (way 1, way 2, ..., way 1, ...) so that a drift
+// of the machine during the run touches them all alike; one untimed run of each first.
+std::vector<double> interleaved_medians(int reps, const std::vector<Way>& ways) {
+  for (const Way& w : ways) w.run();
+  std::vector<std::vector<double>> samples(ways.size());
+  for (int r = 0; r < reps; ++r)
+    for (std::size_t i = 0; i < ways.size(); ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      ways[i].run();
+      samples[i].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+  std::vector<double> medians;
+  for (auto& s : samples) medians.push_back(course::TimingStats::from_samples(s).median_ms);
+  return medians;
 }
 
 // The overlap of one run as an SVG timeline: per stream, a row of copies and a row of reductions.
@@ -218,8 +230,8 @@ int main(int argc, char** argv) {
                                      "and reduction overlapped in chunks.");
     cli.add_size("n", max_reduction::kDefaultCount, "number of floats", 1, 4294967295ull);
     cli.add_integer("seed", 1, "seed of the input data generator", 0, 1LL << 62);
-    cli.add_integer("reps", 10, "timed repetitions (the median is reported)", 1, 1000);
-    cli.add_size("chunk-mb", 4, "megabytes per chunk (2^20 bytes)", 1, 4096);
+    cli.add_integer("reps", 15, "timed repetitions (the median is reported)", 1, 1000);
+    cli.add_size("chunk-mb", 16, "megabytes per chunk (2^20 bytes)", 1, 4096);
     cli.add_integer("streams", 2, "streams the chunks take in turn", 1, 16);
     cli.add_integer("staging", 3, "pinned staging buffers for a pageable source", 1, 16);
     cli.add_text("results", "", "write the timeline (lesson02-timeline.svg) into this folder", "DIR");
@@ -237,78 +249,99 @@ int main(int argc, char** argv) {
     std::memcpy(pinned.data(), pageable.data(), bytes);
     const float expected = max_reduction::reference_max(pageable.data(), n);
     bool all_pass = true;
-    auto check = [&](float got) {
+    auto check = [&](float got) -> std::string {
       all_pass = all_pass && got == expected;
       return got == expected ? "PASS" : "FAIL";
     };
 
-    // The baselines: each copy alone, the reduction alone, and copy-then-reduce, timed the same way.
+    // The baselines: each copy alone, the reduction alone, and copy-then-reduce; then the overlapped
+    // ways, at several chunk sizes. All are timed the same way, in turn.
     Pipeline whole(n, n, 1, 1, device);  // one chunk: nothing overlaps
     course::Stream& s0 = whole.streams[0];
+    auto reduce_on_gpu = [&] {
+      whole.begin();
+      chunk_max<<<whole.blocks, whole.threads, 0, s0.get()>>>(whole.device_array.data(), n, whole.slots.data());
+      CUDA_CHECK_LAUNCH();
+      whole.finish();
+    };
     // A copy from pageable memory may return before its last transfer has landed: wait for the device.
     auto copy_pageable = [&] {
       CUDA_CHECK(cudaMemcpy(whole.device_array.data(), pageable.data(), bytes, cudaMemcpyHostToDevice));
       CUDA_CHECK(cudaDeviceSynchronize());
     };
-    const double pageable_copy = median_ms(reps, copy_pageable);
-    const double pinned_copy = median_ms(reps, [&] {
-      CUDA_CHECK(cudaMemcpyAsync(whole.device_array.data(), pinned.data(), bytes, cudaMemcpyHostToDevice, s0.get()));
-      s0.synchronize();
-    });
-    const double reduce_only = median_ms(reps, [&] {
-      whole.begin();
-      chunk_max<<<whole.blocks, whole.threads, 0, s0.get()>>>(whole.device_array.data(), n, whole.slots.data());
-      CUDA_CHECK_LAUNCH();
-      whole.finish();
-    });
-    const char* reduce_check = check(whole.answer());
-    const double pageable_then = median_ms(reps, [&] {
-      copy_pageable();
-      whole.begin();
-      chunk_max<<<whole.blocks, whole.threads, 0, s0.get()>>>(whole.device_array.data(), n, whole.slots.data());
-      CUDA_CHECK_LAUNCH();
-      whole.finish();
-    });
-    const char* pageable_then_check = check(whole.answer());
-    const double pinned_then = median_ms(reps, [&] { whole.run_from_pinned(pinned.data()); });
-    const char* pinned_then_check = check(whole.answer());
-
-    Pipeline overlapped(n, chunk, streams, staging, device);
-    const double pinned_overlap = median_ms(reps, [&] { overlapped.run_from_pinned(pinned.data()); });
-    const char* pinned_overlap_check = check(overlapped.answer());
-    const double pageable_overlap = median_ms(reps, [&] { overlapped.run_from_pageable(pageable.data()); });
-    const char* pageable_overlap_check = check(overlapped.answer());
+    auto whole_answer = [&] { return whole.answer(); };
+    std::vector<Way> ways{
+        {"copy alone, pageable memory", copy_pageable, {}},
+        {"copy alone, pinned memory",
+         [&] {
+           CUDA_CHECK(cudaMemcpyAsync(whole.device_array.data(), pinned.data(), bytes, cudaMemcpyHostToDevice, s0.get()));
+           s0.synchronize();
+         },
+         {}},
+        {"reduction alone (data on the GPU)", reduce_on_gpu, whole_answer},
+        {"pageable copy, then reduction", [&] { copy_pageable(); reduce_on_gpu(); }, whole_answer},
+        {"pinned copy, then reduction", [&] { whole.run_from_pinned(pinned.data()); }, whole_answer}};
+    const std::vector<std::size_t> chunk_mbs{1, 4, 16, 64};
+    std::vector<std::unique_ptr<Pipeline>> by_size;
+    std::size_t chosen = 0;  // the pipeline of --chunk-mb among them
+    for (std::size_t mb : chunk_mbs) {
+      const std::size_t floats = (mb << 20) / sizeof(float);
+      if (mb == cli.size("chunk-mb")) chosen = by_size.size();
+      by_size.push_back(std::make_unique<Pipeline>(n, floats, streams, mb == cli.size("chunk-mb") ? staging : 1, device));
+    }
+    if (std::find(chunk_mbs.begin(), chunk_mbs.end(), cli.size("chunk-mb")) == chunk_mbs.end()) {
+      chosen = by_size.size();
+      by_size.push_back(std::make_unique<Pipeline>(n, chunk, streams, staging, device));
+    }
+    Pipeline& overlapped = *by_size[chosen];
+    const std::size_t first_overlapped = ways.size();
+    for (auto& p : by_size) {
+      Pipeline* q = p.get();
+      ways.push_back({"overlapped, from pinned memory", [&pinned, q] { q->run_from_pinned(pinned.data()); },
+                      [q] { return q->answer(); }});
+    }
+    ways.push_back({"overlapped, from pageable memory", [&] { overlapped.run_from_pageable(pageable.data()); },
+                    [&] { return overlapped.answer(); }});
+    // Each way's answer is read right after its own run, so no other way has overwritten it.
+    std::vector<std::string> verdicts(ways.size(), "-");
+    std::vector<Way> checked = ways;
+    for (std::size_t i = 0; i < checked.size(); ++i)
+      if (checked[i].answer) {
+        auto run = checked[i].run;
+        auto answer = checked[i].answer;
+        checked[i].run = [&verdicts, &check, i, run, answer] {
+          run();
+          verdicts[i] = check(answer());
+        };
+      }
+    const std::vector<double> ms = interleaved_medians(reps, checked);
+    const double pinned_copy = ms[1];
 
     course::TextTable table({"way", "time ms", "GB/s", "vs pinned copy alone", "check"});
-    auto row = [&](const std::string& what, double ms, const std::string& verdict) {
-      table.add_row({what, course::format_significant(ms, 4), course::format_significant(bytes / (ms * 1e-3) / 1e9, 4),
-                     course::format_significant(ms / pinned_copy, 3) + "x", verdict});
+    auto row = [&](std::size_t i) {
+      table.add_row({ways[i].name, course::format_significant(ms[i], 4),
+                     course::format_significant(bytes / (ms[i] * 1e-3) / 1e9, 4),
+                     course::format_significant(ms[i] / pinned_copy, 3) + "x", verdicts[i]});
     };
-    row("copy alone, pageable memory", pageable_copy, "-");
-    row("copy alone, pinned memory", pinned_copy, "-");
-    row("reduction alone (data on the GPU)", reduce_only, reduce_check);
-    row("pageable copy, then reduction", pageable_then, pageable_then_check);
-    row("pinned copy, then reduction", pinned_then, pinned_then_check);
-    row("overlapped, from pinned memory", pinned_overlap, pinned_overlap_check);
-    row("overlapped, from pageable memory", pageable_overlap, pageable_overlap_check);
+    for (std::size_t i = 0; i < first_overlapped; ++i) row(i);
+    row(first_overlapped + chosen);
+    row(ways.size() - 1);
     std::cout << "Lesson 02, step 09: the array starts in host memory. n=" << n << " ("
               << course::format_significant(bytes / 1e6, 4) << " MB), " << cli.size("chunk-mb") << " MB chunks on "
-              << streams << " streams, " << staging << " staging buffers; " << device.name << ", wall-clock medians of "
-              << reps << " runs\n\n";
+              << streams << " streams, " << staging << " staging buffers; " << device.name
+              << ", wall-clock medians of " << reps << " runs, the ways taken in turn\n\n";
     table.print(std::cout);
 
-    // The chunk size, from pinned memory.
     course::TextTable sizes({"chunk MB", "chunks", "time ms", "vs pinned copy alone", "check"});
-    for (std::size_t mb : {1, 4, 16, 64}) {
-      const std::size_t floats = (mb << 20) / sizeof(float);
-      if (floats >= n && mb != 1) break;
-      Pipeline p(n, floats, streams, 1, device);
-      const double ms = median_ms(reps, [&] { p.run_from_pinned(pinned.data()); });
-      sizes.add_row({std::to_string(mb), std::to_string(p.chunks), course::format_significant(ms, 4),
-                     course::format_significant(ms / pinned_copy, 3) + "x", check(p.answer())});
+    for (std::size_t k = 0; k < by_size.size(); ++k) {
+      const std::size_t i = first_overlapped + k;
+      sizes.add_row({std::to_string(by_size[k]->chunk * sizeof(float) >> 20), std::to_string(by_size[k]->chunks),
+                     course::format_significant(ms[i], 4), course::format_significant(ms[i] / pinned_copy, 3) + "x",
+                     verdicts[i]});
     }
     std::cout << "\nChunk size, overlapped from pinned memory:\n\n";
     sizes.print(std::cout);
+    const double pinned_overlap = ms[first_overlapped + chosen], pageable_overlap = ms.back(), pageable_then = ms[3];
 
     if (cli.given("results")) {
       overlapped.run_from_pinned(pinned.data());
