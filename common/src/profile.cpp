@@ -191,6 +191,7 @@ std::string short_kernel_name(const std::string& full_name) {
   name = name.substr(start);
   auto open = name.find('<');
   if (open != std::string::npos && name.size() - open > 24) name = name.substr(0, open) + "<...>";
+  if (name.size() > 40) name = name.substr(0, 37) + "...";  // a library's generated kernel names
   return name;
 }
 

@@ -523,7 +523,7 @@ void write_roofline_svg(std::ostream& out, const std::string& title, const std::
     out << "<circle cx=\"" << x << "\" cy=\"" << y << "\" r=\"5\" fill=\"" << colour << "\"/>\n";
     bool joined = false;
     for (auto& [at, text] : labels)
-      if (std::fabs(at.first - x) < 6 && std::fabs(at.second - y) < 6) {
+      if (!joined && std::fabs(at.first - x) < 6 && std::fabs(at.second - y) < 6) {
         text += " " + m->step;
         joined = true;
       }

@@ -87,6 +87,8 @@ TEST_CASE("kernel names are shortened to what a reader wrote") {
                                     "cuda::maximum<void>>::Policy1000, const float *>(T2, T5 *)") ==
           "DeviceReduceKernel<...>");
   REQUIRE(course::short_kernel_name("plain") == "plain");
+  REQUIRE(course::short_kernel_name("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma") ==
+          "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n...");
 }
 
 TEST_CASE("metric lists, unknown counters, missing headers and permission errors") {

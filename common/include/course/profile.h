@@ -45,7 +45,7 @@ std::vector<KernelLaunch> parse_ncu_raw_csv(const std::string& text);
 
 /// A kernel's short name: "thread_per_row" for "<unnamed>::thread_per_row(const float *, ...)",
 /// "fused_rows<16>" for "void <unnamed>::fused_rows<16>(...)", "DeviceReduceKernel<...>" when the
-/// template arguments are long.
+/// template arguments are long, and long generated names (a library's) cut to 40 characters.
 std::string short_kernel_name(const std::string& full_name);
 
 /// The launches of one kernel, combined: sums (".sum" metrics, times, counts) added up, rates and
