@@ -388,7 +388,7 @@ course::Measurement describe(const Step& step, const Options& options) {
   // The bytes that must move: the values in, the flags in (one byte each), the values out.
   m.bytes = static_cast<double>(options.n) * (2.0 * value_bytes(options.scan.type) + 1.0);
   m.operations = static_cast<double>(options.n);  // the operator applied once per element, as step 01 does
-  m.operation = "application of the operator";
+  m.operation = "operator application";
   m.rate_unit = "GB/s";
   return m;
 }
