@@ -10,6 +10,13 @@
 // The tests try 1 x 1 x 1 up to 1000 x 1000 x 1000, lopsided shapes such as 1 x 4097 x 3, vectors far
 // from the origin and the default 4096 x 4096 x 4096, several seeds, and compare with a double-precision
 // reference within lesson 01's tolerance, 4 x 2^-24 x sqrt(N) x C.
+//
+// Traps:
+//   - Every thread of the block loads its share of both tiles and reaches both __syncthreads(), even
+//     a thread whose C element is outside C: only its store is skipped.
+//   - The tile of B is read by column: pad its rows to 17 (step 05) or the reads conflict in banks.
+//   - M, K and N need not be multiples of 16: the tiles past the end are zeros, not out-of-bounds reads.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "manhattan.h"
 
 #include "course/check.h"

@@ -10,6 +10,20 @@
 // The tests try n = 1, 2, 31, 33, 1000, 999983 and 40,960,000, repeated maxima, maxima at either
 // end, negative and all-equal values, arrays that do not start on a 16-byte boundary. TODOs 1-4 must
 // be done for them to pass; TODO 5 is for speed.
+//
+// Traps:
+//   - A pair crosses a shuffle as two shuffles, value and index (the index is 64 bits; the 64-bit
+//     overload of __shfl_xor_sync moves it whole). Both use the full mask 0xffffffff, so every lane of
+//     the warp must reach them: no early `return` for threads with nothing to read; give them the
+//     identity Best{-INFINITY, ~0ull} instead.
+//   - Ties go to the smaller index at every stage (a thread's own loop, the warp, the block, the
+//     final launch), or the answer depends on how the work was split.
+//   - In a block's last round warp 0 reads one pair per warp; lanes past the number of warps must
+//     read the identity, not whatever shared memory holds.
+//   - grid_size() is called twice, for the scratch size and for the launch: it must answer the same.
+//   - float4 loads are not required; if you add them, the tests shift the array off a 16-byte
+//     boundary, so read the head and tail one float at a time (lesson 02's split_for_float4).
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "argmax.h"
 
 #include <cmath>

@@ -8,6 +8,15 @@
 // Grade your work:   ./course grade 02 min_max
 // The tests try n = 1, 2, 31, 33, 1000, 999983 and 40,960,000, arrays that do not start on a 16-byte
 // boundary, negative and all-equal values, extremes at either end.
+//
+// Traps:
+//   - Start the minimum at +infinity and the maximum at -infinity: any other start can be an answer.
+//   - The array may start 4, 8 or 12 bytes past a 16-byte boundary: the float4 loop covers only the
+//     aligned middle (split_for_float4); the head and the tail still have to be read, once.
+//   - Every lane must reach the full-mask shuffles; lanes past the number of warps read the
+//     identities in the block's last round.
+//   - The second launch reduces exactly as many pairs as the first wrote.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "min_max.h"
 
 #include <cmath>

@@ -16,6 +16,14 @@
 // Grade your work:   ./course grade 03 compact
 // The tests try 1, 2, 31, 33, 1000, 999983 and 60,000,000 elements, several seeds, everything kept,
 // one element kept, zeros (not kept) and long runs; the count and every kept element must be exact.
+//
+// Traps:
+//   - The last tile is partial: lanes past n keep nothing, but they still take part in __ballot_sync
+//     with the full mask.
+//   - The mask of "kept lanes below me" is (1u << lane) - 1, which is 0 for lane 0.
+//   - scan_counts carries the running total from one chunk of 1024 counts to the next; a scan of
+//     one chunk alone is right only for arrays of at most 1024 tiles.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "compact.h"
 
 #include <cstdint>

@@ -17,6 +17,13 @@
 // Grade your work:   ./course grade 03 segment_sums
 // The tests try 1, 2, 31, 33, 1000, 999983 and 60,000,000 elements, several seeds, random segments, one
 // giant segment, segments of length 1, long and short mixed, and heads on block boundaries.
+//
+// Traps:
+//   - ids[i] counts heads up to and including i: the segment's number is ids[i] - 1.
+//   - A segment may start in one block and end in another: each block adds only its pieces' sums, so
+//     atomics are still needed where pieces of one segment meet.
+//   - The last element of the array ends a piece even when no head follows it.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "segment_sums.h"
 
 #include <cub/device/device_scan.cuh>

@@ -12,6 +12,13 @@
 // The tests check the distances and, for many pairs, that your path starts and ends right, uses only
 // edges of the graph and has exactly the shortest length, on n = 1, 2, 31, 33, 1000 and 2048, with
 // unreachable vertices, zero-weight edges and one long chain.
+//
+// Traps:
+//   - Update next[i][j] only when the path through k is strictly shorter: with "shorter or equal",
+//     zero-weight edges can make a path loop.
+//   - Unreachable pairs keep kNoEdge and next = kNoVertex (-1); path() must stop there, not follow it.
+//   - The diagonal starts as i itself (next[i][i] = i), not kNoVertex: i reaches i by the empty path.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "next_hop.h"
 
 #include "course/check.h"

@@ -8,6 +8,12 @@
 // Grade your work:   ./course grade 05 transpose_times_vector
 // The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000, 999 x 1001 and 16384 x 16384, several seeds, and
 // compare with a double-precision reference within 4 * 2^-24 * sqrt(M) * max|y|.
+//
+// Traps:
+//   - M need not divide by the number of bands: the last bands can be short, or even empty (M = 33
+//     gives 32 bands of 2 rows, so bands 17 to 31 have none). An empty band must still write zeros
+//     for its columns, or add_bands adds whatever scratch held.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "transpose_times_vector.h"
 
 #include <algorithm>
