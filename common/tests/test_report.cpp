@@ -391,7 +391,7 @@ TEST_CASE("a printed ladder shows every step its speed-ups and why steps failed"
   REQUIRE_THAT(out, Contains("step 03: FAIL: 3 of 9 differ") && Contains("SKIP: needs compute capability 9.0"));
 }
 
-TEST_CASE("a ladder CSV has a header and one measurement row plus two speed-ups per step") {
+TEST_CASE("a ladder CSV has a header and one measurement row plus three speed-ups per step") {
   auto second = timed("02", "gpu", 2.0);
   second.title = "tiled, \"fast\"";
   auto rows = course::make_ladder({timed("01", "cpu", 8.0), second, timed("03", "gpu", 0.0, "SKIP")});
@@ -399,13 +399,14 @@ TEST_CASE("a ladder CSV has a header and one measurement row plus two speed-ups 
   course::write_ladder_csv(csv, rows);
   auto lines = lines_of(csv.str());
   REQUIRE(lines.size() == 4);
-  REQUIRE(lines[0] == course::csv_header() + ",speedup_previous,speedup_cpu");
+  REQUIRE(lines[0] == course::csv_header() + ",speedup_previous,speedup_cpu,speedup_all_cores");
   std::vector<double> expected_previous{0, 4, 0}, expected_cpu{1, 4, 0};
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string& line = lines[i + 1];
-    auto last = line.rfind(','), before = line.rfind(',', last - 1);
+    auto all_cores = line.rfind(','), last = line.rfind(',', all_cores - 1), before = line.rfind(',', last - 1);
     REQUIRE(std::strtod(line.c_str() + before + 1, nullptr) == Approx(expected_previous[i]));
     REQUIRE(std::strtod(line.c_str() + last + 1, nullptr) == Approx(expected_cpu[i]));
+    REQUIRE(std::strtod(line.c_str() + all_cores + 1, nullptr) == 0);  // one CPU step
     auto back = course::from_csv(line.substr(0, before));
     REQUIRE(back.title == rows[i].m.title);
     REQUIRE(back.verdict == rows[i].m.verdict);
@@ -540,4 +541,21 @@ TEST_CASE("a roofline draws a point per passing step under the memory and comput
   REQUIRE(circles == 2);  // the wrong answer and the step without an operation count are left out
   REQUIRE_THAT(text, StartsWith("<svg") && EndsWith("</svg>\n") && Contains("sloped roof: copy bandwidth 3000 GB/s") &&
                          Contains("flat roof: 30000 G comparisons/s") && Contains("comparisons per byte"));
+}
+
+TEST_CASE("a second, faster CPU step adds speed-ups over all cores, and a column for them") {
+  course::Measurement seq = timed("01", "cpu", 100.0), omp = timed("02", "cpu", 10.0), gpu = timed("03", "gpu", 1.0);
+  const auto rows = course::make_ladder({seq, omp, gpu});
+  REQUIRE(rows[2].speedup_cpu == Approx(100.0));
+  REQUIRE(rows[2].speedup_all_cores == Approx(10.0));
+  REQUIRE(rows[1].speedup_all_cores == Approx(1.0));
+  REQUIRE(rows[0].speedup_all_cores == Approx(0.1));
+  std::ostringstream out;
+  course::print_ladder(out, "ladder", rows);
+  REQUIRE_THAT(out.str(), Contains("vs 1 core") && Contains("vs all cores") && Contains("10.0x"));
+  const auto alone = course::make_ladder({seq, gpu});
+  REQUIRE(alone[1].speedup_all_cores == 0);  // one CPU step: no second column
+  std::ostringstream single;
+  course::print_ladder(single, "ladder", alone);
+  REQUIRE_THAT(single.str(), Contains("vs CPU") && !Contains("vs all cores"));
 }
