@@ -1,6 +1,6 @@
 # The course's CMake vocabulary. Every lesson, exercise and test is declared with these functions, so
-# names stay predictable: the file lessons/02-max-reduction/05_warp_shuffle.cu becomes the program
-# build/bin/lesson02_05_warp_shuffle, its tests are named "lesson02.05_warp_shuffle: ...", and the
+# names stay predictable: the file lessons/02-max-reduction/06_warp_shuffle.cu becomes the program
+# build/bin/lesson02_06_warp_shuffle, its tests are named "lesson02.06_warp_shuffle: ...", and the
 # runner finds it in build/bin/course_manifest.tsv.
 
 set(COURSE_MANIFEST_LINES "" CACHE INTERNAL "")
@@ -89,6 +89,9 @@ function(course_add_step)
   endif()
   add_library(${target}_kernels OBJECT ${S_SOURCE})
   target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
+  if(stem MATCHES "openmp" AND OpenMP_CXX_FOUND)  # a CPU step on every core
+    target_link_libraries(${target}_kernels PUBLIC OpenMP::OpenMP_CXX)
+  endif()
   add_executable(${target} ${S_MAIN})
   target_link_libraries(${target} PRIVATE ${target}_kernels)
   _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")

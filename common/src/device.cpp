@@ -2,6 +2,10 @@
 
 #include <cuda_runtime_api.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -12,6 +16,18 @@
 #include "course/timing.h"
 
 namespace course {
+
+int cpu_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+std::string cpu_description(int threads) {
+  return "CPU, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
 
 bool cuda_device_available(std::string* why) {
   int count = 0;

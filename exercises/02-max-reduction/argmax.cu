@@ -1,7 +1,7 @@
 // Exercise 02-A: argmax with warp shuffles. YOUR CODE GOES HERE.
 //
 // Find the largest value of values[0..n) and the FIRST index where it occurs (see argmax.h).
-// Build on lesson 02, steps 05-06: a persistent grid whose threads stride through the array, warp
+// Build on lesson 02, steps 06-07: a persistent grid whose threads stride through the array, warp
 // shuffles inside each block, one result per block in `scratch`, and a second small launch that
 // combines those. What is new is that a value travels with its index, and ties must go to the
 // smaller index at every stage, so the answer does not depend on how the work was split.

@@ -1,7 +1,7 @@
 // Exercise 02-B: minimum and maximum in one pass. YOUR CODE GOES HERE.
 //
 // Find both the smallest and the largest value of values[0..n) while reading the array once (see
-// min_max.h). Start from lesson 02, step 06 (16-byte loads in a persistent grid): every float4 you
+// min_max.h). Start from lesson 02, step 07 (16-byte loads in a persistent grid): every float4 you
 // load updates both a running minimum and a running maximum. Then reduce the pair per block with warp
 // shuffles, write one pair per block to `scratch`, and combine the pairs in a second small launch.
 //
@@ -23,7 +23,7 @@
 #include <cstdint>
 
 #include "course/check.h"
-#include "06_persistent_vector_loads.cuh"
+#include "07_persistent_vector_loads.cuh"
 
 namespace exercise02 {
 namespace {
@@ -35,7 +35,7 @@ __global__ void block_min_max_pairs(const float* values, std::size_t n, MinMax* 
   // TODO 1: grid-stride loop with float4 loads over the aligned middle of the array, updating a
   // running MinMax{INFINITY, -INFINITY} with fminf/fmaxf. The array may not start on a 16-byte
   // boundary and n need not be a multiple of 4: handle the first and last few elements one by one
-  // (max_reduction::split_for_float4, from lesson 02's 06_persistent_vector_loads.cuh, computes the split).
+  // (max_reduction::split_for_float4, from lesson 02's 07_persistent_vector_loads.cuh, computes the split).
   // TODO 2: reduce the pair across the warp with __shfl_xor_sync, then across the block through
   // __shared__ memory; thread 0 writes partial[blockIdx.x].
 }

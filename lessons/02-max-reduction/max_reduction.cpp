@@ -61,7 +61,7 @@ int run_cpu_step(const Step& step, const std::vector<float>& values, const cours
   course::TimingStats time = course::time_cpu(
       [&] { result = step.run_cpu(values.data(), values.size()); }, common.timing, [&] { result = NAN; });
   course::Measurement m = describe(step, values.size());
-  m.device = "CPU, 1 thread";
+  m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
   m.time = time;
   course::Verdict v = course::compare_exact(&result, &expected, 1);
   m.verdict = v.pass ? "PASS" : "FAIL";

@@ -1,6 +1,6 @@
 // Lesson 02, max reduction: what every step of the lesson shares on the host side.
 //
-// Each step file (01_cpu_sequential.cpp, 02_gpu_global_atomics.cu, ...) defines one `Step`, named
+// Each step file (01_cpu_sequential.cpp, 03_gpu_global_atomics.cu, ...) defines one `Step`, named
 // kThisStep, describing how it finds the largest of n floats. The lesson's one main (step_main.cpp)
 // and its tests take it from there: arguments, data, the CPU reference, timing, verification, report.
 #pragma once
@@ -41,6 +41,9 @@ struct Step {
   /// (device memory). `scratch` holds plan.scratch_bytes bytes. Every launch is checked.
   void (*run_gpu)(const float* values, std::size_t n, float* result, const LaunchPlan& plan, void* scratch,
                   cudaStream_t stream);
+
+  /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
+  bool all_cores = false;
 };
 
 /// The step a program or test was built with (each step file defines it).

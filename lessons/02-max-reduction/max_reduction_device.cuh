@@ -1,6 +1,6 @@
 // Lesson 02, max reduction: the plumbing the GPU steps share: the identity of max and how a step's
 // launch is sized. The device code each step teaches is in that step's file, or in a header named
-// after it (02_gpu_global_atomics.cuh, 05_warp_shuffle.cuh, 06_persistent_vector_loads.cuh) when a
+// after it (03_gpu_global_atomics.cuh, 06_warp_shuffle.cuh, 07_persistent_vector_loads.cuh) when a
 // later step reuses it.
 #pragma once
 

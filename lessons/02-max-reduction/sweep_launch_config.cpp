@@ -1,4 +1,4 @@
-// Lesson 02, launch-configuration sweep: how step 06 (persistent grid, vector loads) depends on its
+// Lesson 02, launch-configuration sweep: how step 07 (persistent grid, vector loads) depends on its
 // launch. Rows are threads per block, columns blocks per grid; each cell is the bandwidth reached
 // (GB/s, median of the timed runs), and every run's answer is checked. Too few threads in flight
 // leave memory latency uncovered; beyond about one full wave of resident threads the gain stops.

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "course/check.h"
-#include "06_persistent_vector_loads.cuh"
+#include "07_persistent_vector_loads.cuh"
 
 namespace exercise02 {
 namespace {

@@ -41,6 +41,12 @@ struct DeviceFacts {
   std::string compute_capability() const;
 };
 
+/// The CPU threads an OpenMP loop of the course uses (1 in a build without OpenMP).
+int cpu_threads();
+
+/// "CPU, 1 thread" or "CPU, 16 threads": the device column of a CPU step's report.
+std::string cpu_description(int threads);
+
 /// True when a CUDA device can be used. Never throws; @p why (if given) receives the reason when not.
 bool cuda_device_available(std::string* why = nullptr);
 

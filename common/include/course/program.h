@@ -8,8 +8,8 @@
 
 namespace course {
 
-/// The program's name as its user typed it, without the folder: "lesson02_05_warp_shuffle" for
-/// "build/bin/lesson02_05_warp_shuffle". Used in --help and in error messages.
+/// The program's name as its user typed it, without the folder: "lesson02_06_warp_shuffle" for
+/// "build/bin/lesson02_06_warp_shuffle". Used in --help and in error messages.
 std::string program_name(const char* argv0);
 
 /// Runs @p body and returns its exit code. Exceptions become one line on standard error and an exit

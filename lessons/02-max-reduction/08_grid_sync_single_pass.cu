@@ -1,4 +1,4 @@
-// Lesson 02, step 07: a single pass with grid synchronization (cooperative groups).
+// Lesson 02, step 08: a single pass with grid synchronization (cooperative groups).
 //
 // What changed: no atomics and no separate start-up launch. Each block of the persistent grid writes
 // its maximum to its own slot of a scratch array; then the whole grid waits at grid.sync(), the barrier
@@ -15,14 +15,14 @@
 // What it costs: the cooperative launch and the grid-wide barrier take a few microseconds; block 0
 // does the final reduction alone, while the rest of the GPU idles.
 //
-// Launch: as step 06 (512 threads, SMs x resident blocks); --blocks may not exceed what fits at once.
+// Launch: as step 07 (512 threads, SMs x resident blocks); --blocks may not exceed what fits at once.
 #include <cooperative_groups.h>
 
 #include "course/launch.h"
 #include "course/check.h"
 #include "max_reduction.h"
-#include "05_warp_shuffle.cuh"
-#include "06_persistent_vector_loads.cuh"
+#include "06_warp_shuffle.cuh"
+#include "07_persistent_vector_loads.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {
@@ -61,4 +61,4 @@ void run(const float* values, std::size_t n, float* result, const LaunchPlan& p,
 }  // namespace
 
 const max_reduction::Step max_reduction::kThisStep = {
-    "07", "single pass, grid synchronization", "gpu", nullptr, plan, run};
+    "08", "single pass, grid synchronization", "gpu", nullptr, plan, run};

@@ -1,9 +1,9 @@
-// Lesson 02, step 09: the array starts in host memory. Copy and reduce at the same time.
+// Lesson 02, step 10: the array starts in host memory. Copy and reduce at the same time.
 //
 // What changed: until now the array was already on the GPU. Here it starts in host memory, and the
 // time that counts runs from the first byte copied to the answer. Copying it all and then reducing it
 // puts the two one after the other. Instead the array travels in chunks (16 MB by default): chunk c is
-// copied with cudaMemcpyAsync in stream c % 2 and reduced there by step 06's kernel, so while chunk c
+// copied with cudaMemcpyAsync in stream c % 2 and reduced there by step 07's kernel, so while chunk c
 // is reduced in one stream, chunk c + 1 is already crossing the bus in the other. Each chunk's
 // maximum goes to its own slot; one last small kernel reduces the slots.
 //
@@ -32,9 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "02_gpu_global_atomics.cuh"
-#include "05_warp_shuffle.cuh"
-#include "06_persistent_vector_loads.cuh"
+#include "03_gpu_global_atomics.cuh"
+#include "06_warp_shuffle.cuh"
+#include "07_persistent_vector_loads.cuh"
 #include "course/buffers.h"
 #include "course/check.h"
 #include "course/cli.h"
@@ -52,7 +52,7 @@ namespace {
 
 using max_reduction::kLowest;
 
-// Step 06's reduction of one chunk, folded into its slot with an atomic.
+// Step 07's reduction of one chunk, folded into its slot with an atomic.
 __global__ void chunk_max(const float* values, std::size_t n, float* slot) {
   const float best = max_reduction::block_max(max_reduction::thread_max_vectorized(values, n));
   if (threadIdx.x == 0) max_reduction::atomic_max_float(slot, best);
@@ -226,7 +226,7 @@ void write_timeline(std::ostream& out, const std::string& title, Pipeline& p) {
 int main(int argc, char** argv) {
   const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&] {
-    course::CommandLine cli(program, "Lesson 02, step 09: the maximum of an array that starts in host memory, copy "
+    course::CommandLine cli(program, "Lesson 02, step 10: the maximum of an array that starts in host memory, copy "
                                      "and reduction overlapped in chunks.");
     cli.add_size("n", max_reduction::kDefaultCount, "number of floats", 1, 4294967295ull);
     cli.add_integer("seed", 1, "seed of the input data generator", 0, 1LL << 62);
@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < first_overlapped; ++i) row(i);
     row(first_overlapped + chosen);
     row(ways.size() - 1);
-    std::cout << "Lesson 02, step 09: the array starts in host memory. n=" << n << " ("
+    std::cout << "Lesson 02, step 10: the array starts in host memory. n=" << n << " ("
               << course::format_significant(bytes / 1e6, 4) << " MB), " << cli.size("chunk-mb") << " MB chunks on "
               << streams << " streams, " << staging << " staging buffers; " << device.name
               << ", wall-clock medians of " << reps << " runs, the ways taken in turn\n\n";
@@ -348,7 +348,7 @@ int main(int argc, char** argv) {
       const std::string path = cli.text("results") + "/lesson02-timeline.svg";
       std::ofstream svg(path);
       if (!svg) throw course::UsageError(path + ": cannot be written");
-      write_timeline(svg, "Lesson 02, step 09: copy and reduction overlapped, from pinned memory (" +
+      write_timeline(svg, "Lesson 02, step 10: copy and reduction overlapped, from pinned memory (" +
                               std::to_string(overlapped.chunks) + " chunks)", overlapped);
       std::cout << "\ntimeline written to " << path << "\n";
     }

@@ -1,4 +1,4 @@
-// Lesson 02, step 03: shared-memory tree, interleaved addressing.
+// Lesson 02, step 04: shared-memory tree, interleaved addressing.
 //
 // What changed: each block loads one element per thread into shared memory and reduces it there as a
 // binary tree: in round s, thread t (when t is a multiple of 2s) keeps max(tile[t], tile[t + s]).
@@ -11,13 +11,13 @@
 // What it costs: the test `t % (2 * s) == 0` keeps threads scattered across every warp, so in each
 // round every warp still executes the branch while fewer and fewer of its threads do useful work
 // (divergence), and the modulo itself is slow. Half the threads idle after the first round, and the
-// block waits at a barrier every round. Step 04 keeps the active threads packed together instead.
+// block waits at a barrier every round. Step 05 keeps the active threads packed together instead.
 //
 // Launch: 256 threads per block (or --threads, rounded down to a power of two between 32 and 1024:
 // the tree halves the block each round); blocks = ceil(n / threads), so --blocks is ignored.
 #include "course/check.h"
 #include "max_reduction.h"
-#include "02_gpu_global_atomics.cuh"
+#include "03_gpu_global_atomics.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {
@@ -51,4 +51,4 @@ void run(const float* values, std::size_t n, float* result, const LaunchPlan& p,
 }  // namespace
 
 const max_reduction::Step max_reduction::kThisStep = {
-    "03", "shared-memory tree, interleaved addressing", "gpu", nullptr, plan, run};
+    "04", "shared-memory tree, interleaved addressing", "gpu", nullptr, plan, run};

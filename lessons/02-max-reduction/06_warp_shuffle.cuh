@@ -1,4 +1,4 @@
-// Lesson 02, step 05: reductions by warp shuffles, within a warp and within a block. Steps 06 and 07
+// Lesson 02, step 06: reductions by warp shuffles, within a warp and within a block. Steps 07 and 08
 // reduce their blocks with them too.
 #pragma once
 

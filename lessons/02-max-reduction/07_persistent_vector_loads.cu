@@ -1,11 +1,11 @@
-// Lesson 02, step 06: register caching with vector loads, in a persistent grid.
+// Lesson 02, step 07: register caching with vector loads, in a persistent grid.
 //
 // What changed: the grid no longer has one thread per element. It has just enough blocks to fill
 // every SM once (a "persistent" grid: SMs x resident blocks per SM), and each thread strides through
 // the array keeping its running maximum in a register. The loads are 16 bytes wide (float4), and each
 // loop turn issues four of them before using any (thread_max_vectorized, in
-// 06_persistent_vector_loads.cuh, which step 07 includes too). Blocks then reduce with warp shuffles
-// (step 05) and add one atomic each.
+// 07_persistent_vector_loads.cuh, which step 08 includes too). Blocks then reduce with warp shuffles
+// (step 06) and add one atomic each.
 //
 // Why it is faster: the reduction is memory-bound, so what matters is keeping enough bytes in flight
 // to cover memory latency. Four independent 16-byte loads per thread, across every resident thread,
@@ -20,9 +20,9 @@
 // that size an SM holds at once (or --blocks). The launch-configuration sweep varies both.
 #include "course/launch.h"
 #include "max_reduction.h"
-#include "02_gpu_global_atomics.cuh"
-#include "05_warp_shuffle.cuh"
-#include "06_persistent_vector_loads.cuh"
+#include "03_gpu_global_atomics.cuh"
+#include "06_warp_shuffle.cuh"
+#include "07_persistent_vector_loads.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {
@@ -52,4 +52,4 @@ void run(const float* values, std::size_t n, float* result, const LaunchPlan& p,
 }  // namespace
 
 const max_reduction::Step max_reduction::kThisStep = {
-    "06", "register caching, vector loads, persistent grid", "gpu", nullptr, plan, run};
+    "07", "register caching, vector loads, persistent grid", "gpu", nullptr, plan, run};

@@ -1,5 +1,5 @@
-// Lesson 02, step 06: a thread's share of a grid-stride loop in 16-byte vectors, several loads in
-// flight. Step 07 and the exercises read the array the same way.
+// Lesson 02, step 07: a thread's share of a grid-stride loop in 16-byte vectors, several loads in
+// flight. Step 08 and the exercises read the array the same way.
 #pragma once
 
 #include <cuda_runtime.h>

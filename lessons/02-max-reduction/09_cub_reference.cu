@@ -1,4 +1,4 @@
-// Lesson 02, step 08: the library reference, cub::DeviceReduce::Max.
+// Lesson 02, step 09: the library reference, cub::DeviceReduce::Max.
 //
 // CUB is the CUDA toolkit's library of tuned parallel primitives; its device-wide reduction is what a
 // production code would call. It is here as the yardstick: the best hand-written step should match it.
@@ -34,4 +34,4 @@ void run(const float* values, std::size_t n, float* result, const LaunchPlan& p,
 }  // namespace
 
 const max_reduction::Step max_reduction::kThisStep = {
-    "08", "cub::DeviceReduce::Max (library)", "library", nullptr, plan, run};
+    "09", "cub::DeviceReduce::Max (library)", "library", nullptr, plan, run};

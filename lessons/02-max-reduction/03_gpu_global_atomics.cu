@@ -1,7 +1,7 @@
-// Lesson 02, step 02: naive GPU, one global atomic per element.
+// Lesson 02, step 03: naive GPU, one global atomic per element.
 //
 // What changed: one thread per element, and every thread folds its value into the single result with
-// an atomic max in global memory (atomic_max_float, in 02_gpu_global_atomics.cuh because steps 03 to 06 use it too, builds a float max
+// an atomic max in global memory (atomic_max_float, in 03_gpu_global_atomics.cuh because steps 04 to 07 use it too, builds a float max
 // out of the integer atomics CUDA provides).
 //
 // Why it is (still) slow: the reads are perfectly coalesced, but all n atomics target one address, so
@@ -12,7 +12,7 @@
 // Launch: 256 threads per block (or --threads, rounded to whole warps); blocks = ceil(n / threads),
 // so --blocks is ignored.
 #include "max_reduction.h"
-#include "02_gpu_global_atomics.cuh"
+#include "03_gpu_global_atomics.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {
@@ -38,4 +38,4 @@ void run(const float* values, std::size_t n, float* result, const LaunchPlan& p,
 }  // namespace
 
 const max_reduction::Step max_reduction::kThisStep = {
-    "02", "GPU, one global atomic per element", "gpu", nullptr, plan, run};
+    "03", "GPU, one global atomic per element", "gpu", nullptr, plan, run};

@@ -1,5 +1,5 @@
-// Lesson 02, step 02: a float atomic max, built from the integer atomics CUDA provides, and the
-// launch that starts the result at -infinity. Steps 03 to 06 combine their blocks with it too.
+// Lesson 02, step 03: a float atomic max, built from the integer atomics CUDA provides, and the
+// launch that starts the result at -infinity. Steps 04 to 07 combine their blocks with it too.
 #pragma once
 
 #include <cuda_runtime.h>

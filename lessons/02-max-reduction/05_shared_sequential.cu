@@ -1,20 +1,20 @@
-// Lesson 02, step 04: shared-memory tree, sequential addressing.
+// Lesson 02, step 05: shared-memory tree, sequential addressing.
 //
-// What changed: only the loop of step 03. Round s now pairs thread t with t + s for t < s, starting
+// What changed: only the loop of step 04. Round s now pairs thread t with t + s for t < s, starting
 // with s = half the block: the active threads are always the first s, packed together.
 //
 // Why it is faster: whole warps either all work or all skip the round, so no warp runs a branch for a
 // handful of active lanes, and `t < s` replaces the slow modulo. Consecutive threads also read
 // consecutive words of shared memory, one per bank, so no two lanes of a warp ever collide in a bank
-// (the strided variant of step 03, tile[2*s*t], would have them collide more each round).
+// (the strided variant of step 04, tile[2*s*t], would have them collide more each round).
 //
 // What it still costs: the last five rounds run inside a single warp yet pay a block-wide barrier
 // each, and one thread per element means ~160,000 blocks, each paying start-up and one atomic.
 //
-// Launch: as step 03 (power-of-two blocks, 256 threads by default; --blocks ignored).
+// Launch: as step 04 (power-of-two blocks, 256 threads by default; --blocks ignored).
 #include "course/check.h"
 #include "max_reduction.h"
-#include "02_gpu_global_atomics.cuh"
+#include "03_gpu_global_atomics.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {
@@ -48,4 +48,4 @@ void run(const float* values, std::size_t n, float* result, const LaunchPlan& p,
 }  // namespace
 
 const max_reduction::Step max_reduction::kThisStep = {
-    "04", "shared-memory tree, sequential addressing", "gpu", nullptr, plan, run};
+    "05", "shared-memory tree, sequential addressing", "gpu", nullptr, plan, run};
