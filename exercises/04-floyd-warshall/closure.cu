@@ -1,6 +1,6 @@
 // Exercise 04-B: transitive closure with the blocked scheme. YOUR CODE GOES HERE.
 //
-// Which vertices can reach which? Lesson 04, step 06's blocked algorithm works for any "closed
+// Which vertices can reach which? Lesson 04, step 07's blocked algorithm works for any "closed
 // semiring": replace min by "or" and + by "and", and reach[i][j] |= reach[i][k] & reach[k][j]. The host
 // code below is complete: it pads the matrix to a multiple of 32 with vertices that have no edges and
 // runs the rounds. Write the kernels.
@@ -12,7 +12,7 @@
 // Traps:
 //   - The diagonal: every vertex reaches itself (reach[i][i] = 1), as d[i][i] = 0 in lesson 04.
 //   - Phases 1 and 2 update the tiles they also read: each k needs a barrier before the next, as in
-//     step 06. Phase 3 reads only finished tiles and needs none inside its loop over k.
+//     step 07. Phase 3 reads only finished tiles and needs none inside its loop over k.
 // Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "closure.h"
 

@@ -1,5 +1,5 @@
 // Exercise 04-B: transitive closure with the blocked scheme. Which vertices can reach which? The same
-// three phases as lesson 04, step 06, with "or" and "and" in place of "min" and "+".
+// three phases as lesson 04, step 07, with "or" and "and" in place of "min" and "+".
 //
 // This header is the contract between your code (closure.cu) and the grading test
 // (grade_closure.cpp). Do not change it.

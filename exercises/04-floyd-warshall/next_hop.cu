@@ -1,6 +1,6 @@
 // Exercise 04-A: path reconstruction. YOUR CODE GOES HERE.
 //
-// Compute the distances like lesson 04, step 03 (one launch per k), and next to them next[i][j]: the
+// Compute the distances like lesson 04, step 04 (one launch per k), and next to them next[i][j]: the
 // vertex that follows i on a shortest path to j (see next_hop.h). Then write path(), which follows
 // next hops from `from` until it arrives at `to`.
 //

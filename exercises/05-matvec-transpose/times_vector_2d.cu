@@ -2,7 +2,7 @@
 //
 // A block of dim3(32, 8) threads is 8 warps. Let warp threadIdx.y take one row and its lanes
 // (threadIdx.x) stride along it, so each load of the warp reads 32 neighbouring floats; then add the
-// lanes' partial sums with __shfl_xor_sync (lesson 05, step 04) and let lane 0 write y[i]. Block b
+// lanes' partial sums with __shfl_xor_sync (lesson 05, step 05) and let lane 0 write y[i]. Block b
 // takes rows 8b .. 8b + 7; when M needs more than 65535 blocks, stride by the grid.
 //
 // Grade your work:   ./course grade 05 times_vector_2d

@@ -1,7 +1,7 @@
 // Exercise 05-A: y = A^T x with coalesced reads. YOUR CODE GOES HERE.
 //
 // Give each column j its own thread: at every step the 32 threads of a warp then read 32 neighbouring
-// elements of one row, which is what coalesced means (lesson 05, steps 02 and 04). One column's sum
+// elements of one row, which is what coalesced means (lesson 05, steps 03 and 05). One column's sum
 // runs over all M rows; to have enough threads, cut the rows into bands (blockIdx.y), write each
 // band's partial sums to scratch, and add the bands in a second kernel.
 //

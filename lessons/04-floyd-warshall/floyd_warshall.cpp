@@ -252,7 +252,7 @@ int step_main(int argc, char** argv, const Step& step) {
     std::vector<std::int32_t> dist(n * n);
 
     if (!is_gpu(step)) {
-      m.device = "CPU, 1 thread";
+      m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
       m.time = course::time_cpu([&] { step.run_cpu(in.graph.data(), dist.data(), n); }, common.timing,
                                 [&] { std::fill(dist.begin(), dist.end(), -1); });
       return report(m, check(in.graph, n, dist, how), n, how, common, dist);

@@ -88,6 +88,8 @@ struct Step {
   std::size_t default_vertices;
   /// The largest n the tests give this step (a single GPU thread cannot do n^3 work quickly).
   std::size_t largest_test_vertices;
+  /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
+  bool all_cores = false;
 };
 
 /// The step a program or test was built with (each step file defines it).

@@ -162,7 +162,7 @@ int step_main(int argc, char** argv, const Step& step) {
     std::vector<float> c(p.columns);
 
     if (!is_gpu(step)) {
-      m.device = "CPU, 1 thread";
+      m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
       m.time = course::time_cpu([&] { step.run_cpu(p.a.data(), p.v.data(), c.data(), p.rows, p.columns); },
                                 common.timing, [&] { std::fill(c.begin(), c.end(), NAN); });
       return report(m, p, c, common);

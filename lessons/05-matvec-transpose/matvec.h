@@ -57,7 +57,7 @@ course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& ex
 struct LaunchPlan {
   int threads = 0;                ///< threads per block
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
-  int parts = 0;                  ///< row or column parts that produce partial sums (steps 03-05)
+  int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
 };
 
@@ -82,6 +82,9 @@ struct Step {
   /// How many times the step reads A (2 for two passes, 1 for the fused step): the report counts
   /// the bytes the step actually needs.
   int matrix_reads;
+
+  /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
+  bool all_cores = false;
 };
 
 /// The step a program or test was built with (each step file defines it).

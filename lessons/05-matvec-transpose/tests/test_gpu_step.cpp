@@ -41,7 +41,7 @@ TEST_CASE("matches the reference at the default size") {
 
 TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(100000, 40, 8));
-  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than step 06's single pass allows
+  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than step 07's single pass allows
 }
 
 TEST_CASE("any launch configuration gives the same answer") {

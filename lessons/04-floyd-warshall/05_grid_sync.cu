@@ -1,11 +1,11 @@
-// Lesson 04, step 04: one launch for all k, with grid synchronization.
+// Lesson 04, step 05: one launch for all k, with grid synchronization.
 //
 // What changed: instead of n launches, one cooperative launch of a persistent grid (as many blocks as
 // the GPU holds at once) loops over k itself. Blocks stride over the rows, threads along each row,
 // and after each round the whole grid meets at grid.sync() before anyone starts round k + 1.
 //
 // Why it is faster: a launch costs several microseconds, far more than a grid barrier; at n = 2048
-// there are 2048 of them. The rounds' work is the same as step 03.
+// there are 2048 of them. The rounds' work is the same as step 04.
 //
 // Why it must be a cooperative launch: a barrier over all blocks only works if all blocks are running
 // at the same time. A hand-made barrier (a global counter that each block increments and then spins
@@ -18,8 +18,8 @@
 #include <cooperative_groups.h>
 
 #include "floyd_warshall.h"
-#include "03_gpu_launch_per_k.cuh"
-#include "04_grid_sync.cuh"
+#include "04_gpu_launch_per_k.cuh"
+#include "05_grid_sync.cuh"
 
 namespace {
 
@@ -49,4 +49,4 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "04", "one launch, grid synchronization", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};
+    "05", "one launch, grid synchronization", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};

@@ -1,4 +1,4 @@
-// Lesson 05, step 06: a fused single pass that reads A once.
+// Lesson 05, step 07: a fused single pass that reads A once.
 //
 // What changed: both products in one kernel. A block of 1024 threads takes rows blockIdx.x,
 // blockIdx.x + gridDim.x, ...; for each row it
@@ -15,14 +15,14 @@
 // C) stays on the chip, so the step runs at the speed of one pass over A.
 //
 // The limit it imposes: a row must fit in the registers of one block, 1024 threads x 16 elements, so
-// N <= 16384. Wider matrices fall back to the coalesced two passes of step 04.
+// N <= 16384. Wider matrices fall back to the coalesced two passes of step 05.
 //
 // Launch: 1024 threads per block, one block per SM (or --blocks); --threads is ignored.
 #include <algorithm>
 
 #include "matvec.h"
-#include "03_shared_vector_tiles.cuh"
-#include "04_coalesced_warps.cuh"
+#include "04_shared_vector_tiles.cuh"
+#include "05_coalesced_warps.cuh"
 
 namespace {
 
@@ -93,7 +93,7 @@ void launch_fused(const float* a, const float* v, float* partial, std::size_t ro
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  if (columns > kMaxColumns) {  // the row does not fit: step 04's two passes
+  if (columns > kMaxColumns) {  // the row does not fit: step 05's two passes
     p.threads = 256;
     p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
     p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts);
@@ -101,7 +101,7 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
   }
   for (auto kernel : {fused_rows<1>, fused_rows<2>, fused_rows<4>, fused_rows<8>, fused_rows<16>})
     course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
-                                  "step 06 (v in shared memory)");
+                                  "step 07 (v in shared memory)");
   p.threads = kThreads;
   p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
   p.scratch_bytes = static_cast<std::size_t>(p.blocks) * columns * sizeof(float);  // one partial C per block
@@ -127,4 +127,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 
 }  // namespace
 
-const matvec::Step matvec::kThisStep = {"06", "fused single pass, A read once", "gpu", nullptr, plan, run, 1};
+const matvec::Step matvec::kThisStep = {"07", "fused single pass, A read once", "gpu", nullptr, plan, run, 1};

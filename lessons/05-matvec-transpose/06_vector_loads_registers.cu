@@ -1,4 +1,4 @@
-// Lesson 05, step 05: vector loads and register caching, several rows per warp.
+// Lesson 05, step 06: vector loads and register caching, several rows per warp.
 //
 // What changed: each load moves 16 bytes instead of 4, and each value loaded is used more than once.
 //   - A v: a warp takes four rows at a time. Each lane loads a float4 of v once and uses it for all
@@ -13,15 +13,15 @@
 // float4, 4-byte loads but the same reuse, so any M and N work.
 //
 // Why it is faster: fewer, wider load instructions and more bytes in flight per thread, which is what
-// keeps HBM busy. What it still costs: A is read twice, once per product. Step 06 reads it once.
+// keeps HBM busy. What it still costs: A is read twice, once per product. Step 07 reads it once.
 //
 // Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
 #include <algorithm>
 #include <cstdint>
 
 #include "matvec.h"
-#include "03_shared_vector_tiles.cuh"
-#include "04_coalesced_warps.cuh"
+#include "04_shared_vector_tiles.cuh"
+#include "05_coalesced_warps.cuh"
 
 namespace {
 
@@ -132,4 +132,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {
-    "05", "float4 loads, register caching, 4 rows per warp", "gpu", nullptr, plan, run, 2};
+    "06", "float4 loads, register caching, 4 rows per warp", "gpu", nullptr, plan, run, 2};

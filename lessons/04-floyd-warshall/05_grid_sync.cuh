@@ -1,4 +1,4 @@
-// Lesson 04, step 04: one cooperative launch for all rounds. Step 05 launches the same way.
+// Lesson 04, step 05: one cooperative launch for all rounds. Step 06 launches the same way.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,7 +13,7 @@
 
 namespace floyd_warshall {
 
-// Steps 04 and 05 run all rounds in one cooperative launch of a kernel(int32_t* d, int n): the plan
+// Steps 05 and 06 run all rounds in one cooperative launch of a kernel(int32_t* d, int n): the plan
 // sizes the grid so that every block is resident at once (a GPU without cooperative launches skips
 // the step), and the launch copies the graph and starts the kernel with cudaLaunchCooperativeKernel.
 inline LaunchPlan cooperative_plan(const void* kernel, const course::DeviceFacts& device, const LaunchPlan& requested) {

@@ -1,4 +1,4 @@
-// Lesson 05, step 02: naive GPU, one thread per output element.
+// Lesson 05, step 03: naive GPU, one thread per output element.
 //
 // What changed: each product becomes one kernel with one thread per output: thread i computes B_i
 // from row i, then thread j computes C_j from column j.
@@ -56,4 +56,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 
 }  // namespace
 
-const matvec::Step matvec::kThisStep = {"02", "naive GPU, one thread per output", "gpu", nullptr, plan, run, 2};
+const matvec::Step matvec::kThisStep = {"03", "naive GPU, one thread per output", "gpu", nullptr, plan, run, 2};

@@ -1,4 +1,4 @@
-// Lesson 04, step 03: parallel GPU, one launch per k.
+// Lesson 04, step 04: parallel GPU, one launch per k.
 //
 // What changed: within round k every (i, j) is independent, so each round becomes one kernel launch
 // over the whole matrix: block i takes row i, and its threads stride along the row, each handling
@@ -16,7 +16,7 @@
 // Launch: n blocks of 256 threads (or --threads, rounded to whole warps); --blocks is ignored.
 #include "course/launch.h"
 #include "floyd_warshall.h"
-#include "03_gpu_launch_per_k.cuh"
+#include "04_gpu_launch_per_k.cuh"
 #include "floyd_warshall_device.cuh"
 
 namespace {
@@ -49,4 +49,4 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "03", "parallel GPU, one launch per k", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};
+    "04", "parallel GPU, one launch per k", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};

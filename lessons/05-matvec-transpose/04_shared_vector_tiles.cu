@@ -1,4 +1,4 @@
-// Lesson 05, step 03: vector tiles in shared memory, with per-block partial sums.
+// Lesson 05, step 04: vector tiles in shared memory, with per-block partial sums.
 //
 // What changed: the design of the project this lesson started from, generalised to any M and N. The
 // work is cut into "parts" (bands of columns for A v, bands of rows for A^T B) and blocks of 128
@@ -11,7 +11,7 @@
 // shared memory, once per block instead of once per thread. The A^T B kernel reads A coalesced.
 //
 // What it still costs: the A v kernel still has each thread walk its own row, so a warp's loads are
-// N floats apart, as in step 02. Step 04 turns that around.
+// N floats apart, as in step 03. Step 05 turns that around.
 //
 // Any size: the last tile of a band may be short and the last block may run past M or N; tiles are
 // loaded with zeros beyond the end, and threads beyond it compute nothing. The original required
@@ -21,7 +21,7 @@
 #include <algorithm>
 
 #include "matvec.h"
-#include "03_shared_vector_tiles.cuh"
+#include "04_shared_vector_tiles.cuh"
 #include "matvec_device.cuh"
 
 namespace {
@@ -112,4 +112,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {
-    "03", "vector tiles in shared memory, partial sums per block", "gpu", nullptr, plan, run, 2};
+    "04", "vector tiles in shared memory, partial sums per block", "gpu", nullptr, plan, run, 2};

@@ -1,13 +1,13 @@
-// Lesson 05, step 04: coalesced access. A warp per row for A v, with shuffle reductions; columns in
+// Lesson 05, step 05: coalesced access. A warp per row for A v, with shuffle reductions; columns in
 // parallel for A^T B.
 //
 // What changed: who reads what. For A v, a whole warp takes one row: lane l reads columns l, l + 32,
 // l + 64, ..., so each load of the warp is 32 neighbouring floats, one 128-byte segment, and the
 // 32 partial sums are added by five __shfl_xor_sync exchanges (warp_sum) instead of through shared
-// memory. For A^T B each thread takes one column over a band of rows, as in step 03 but without the
+// memory. For A^T B each thread takes one column over a band of rows, as in step 04 but without the
 // shared-memory tile: B_i is the same for all threads of a block at each step, so it is served from
 // the L1 cache as a broadcast. The two kernels (warp_per_row, column_per_thread) and warp_sum are in
-// 04_coalesced_warps.cuh, because step 05 reuses warp_sum and step 06 falls back to the kernels for
+// 05_coalesced_warps.cuh, because step 06 reuses warp_sum and step 07 falls back to the kernels for
 // matrices too wide for its single pass.
 //
 // Why it is faster: every load of A is now coalesced, in both products, and there are enough warps:
@@ -17,7 +17,7 @@
 //
 // Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
 #include "matvec.h"
-#include "04_coalesced_warps.cuh"
+#include "05_coalesced_warps.cuh"
 
 namespace {
 
@@ -39,4 +39,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {
-    "04", "coalesced: warp per row, columns in parallel", "gpu", nullptr, plan, run, 2};
+    "05", "coalesced: warp per row, columns in parallel", "gpu", nullptr, plan, run, 2};

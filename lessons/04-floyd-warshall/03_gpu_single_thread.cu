@@ -1,4 +1,4 @@
-// Lesson 04, step 02: the same triple loop, on ONE GPU thread.
+// Lesson 04, step 03: the same triple loop, on ONE GPU thread.
 //
 // What changed: nothing but where the loop runs. One thread of one block does all n^3 updates.
 //
@@ -38,4 +38,4 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "02", "one GPU thread", "gpu", nullptr, plan, run, 256, 64};
+    "03", "one GPU thread", "gpu", nullptr, plan, run, 256, 64};

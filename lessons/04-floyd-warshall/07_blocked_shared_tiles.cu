@@ -1,4 +1,4 @@
-// Lesson 04, step 06: the blocked algorithm, with shared-memory tiles.
+// Lesson 04, step 07: the blocked algorithm, with shared-memory tiles.
 //
 // What changed: the order of the work. Cut the matrix into 32 x 32 tiles and the vertices into
 // blocks of 32. Round kb handles the 32 values of k in block kb in three phases:
@@ -8,21 +8,21 @@
 //      diagonal tile;
 //   3. every other tile (i, j): it needs only tile (i, kb) from phase 2's column and tile (kb, j) from
 //      its row, both finished, so all 32 k are applied at once, with no barrier between them.
-// Phases 1 and 2 live in 06_blocked_shared_tiles.cuh (step 07 reuses them); phase 3 is below.
+// Phases 1 and 2 live in 07_blocked_shared_tiles.cuh (step 08 reuses them); phase 3 is below.
 //
-// Why it is faster: steps 03-05 read and write the whole matrix once per k; here phase 3, nearly all
+// Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3, nearly all
 // the work, reads its tiles once per 32 k and keeps them in shared memory, so the matrix passes
 // through memory n / 32 times instead of n times. At n = 8192 (256 MB, beyond the L2 cache) that is the
 // difference between memory-bound and not.
 //
 // What it costs: 3 launches per round, phases 1 and 2 use only a few SMs, and each update in phase 3
-// still reads two values from shared memory: shared-memory bandwidth is the new limit. Step 07 keeps
+// still reads two values from shared memory: shared-memory bandwidth is the new limit. Step 08 keeps
 // values in registers instead. n is padded to a multiple of 32 (a copy in and out, small next to the
 // n^3 work).
 //
 // Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored.
 #include "floyd_warshall.h"
-#include "06_blocked_shared_tiles.cuh"
+#include "07_blocked_shared_tiles.cuh"
 
 namespace {
 
@@ -64,4 +64,4 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "06", "blocked, shared-memory tiles", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};
+    "07", "blocked, shared-memory tiles", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};

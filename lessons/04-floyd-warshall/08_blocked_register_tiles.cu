@@ -1,10 +1,10 @@
-// Lesson 04, step 07: register micro-tiles in the third phase, and Hopper's fused add-min.
+// Lesson 04, step 08: register micro-tiles in the third phase, and Hopper's fused add-min.
 //
 // What changed: phase 3 (nearly all the work). Three things, all aimed at doing more updates per
 // value fetched:
 //   - Register micro-tiles. Each thread owns an 8 x 8 block of its tile, kept in 64 registers for the
 //     whole phase. For each k it reads 8 values of d[i][k] and 8 of d[k][j] from shared memory (four
-//     16-byte loads) and does 64 updates with them. Step 06 read two values for every update.
+//     16-byte loads) and does 64 updates with them. Step 07 read two values for every update.
 //   - Bigger rounds. Tiles of 128 x 128, so a round covers 128 values of k and the matrix passes
 //     through memory n / 128 times instead of n / 32. The k range is staged through shared memory 32
 //     at a time (16 KB per tile slice), so two blocks fit on an SM.
@@ -12,7 +12,7 @@
 //     the compiler emits a single VIADDMNMX for it, where other GPUs need an add and a min (the
 //     intrinsic falls back to that by itself). The integer units then do one update per lane per
 //     clock: the ceiling in the table.
-// Phases 1 and 2 are step 06's, instantiated for 128 x 128 tiles (they need the larger shared-memory
+// Phases 1 and 2 are step 07's, instantiated for 128 x 128 tiles (they need the larger shared-memory
 // limit that plan() requests).
 //
 // Bank conflicts: d[i][k] slices are stored transposed (at[k][i]), so both operands are read as
@@ -22,7 +22,7 @@
 // Launch: phase 3 uses blocks of 256 threads, one per 128 x 128 tile; --threads and --blocks are
 // ignored. n is padded to a multiple of 128.
 #include "floyd_warshall.h"
-#include "06_blocked_shared_tiles.cuh"
+#include "07_blocked_shared_tiles.cuh"
 
 namespace {
 
@@ -105,5 +105,5 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "07", "blocked, register micro-tiles, fused add-min", "gpu", nullptr, plan, run,
+    "08", "blocked, register micro-tiles, fused add-min", "gpu", nullptr, plan, run,
     floyd_warshall::kDefaultVertices, 2049};

@@ -1,4 +1,4 @@
-// Lesson 04, step 03: the relaxation every GPU step applies, one (i, j, k) at a time.
+// Lesson 04, step 04: the relaxation every GPU step applies, one (i, j, k) at a time.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,19 +1,19 @@
-// Lesson 04, step 05: register caching of d[i][k].
+// Lesson 04, step 06: register caching of d[i][k].
 //
 // What changed: one line. Each thread reads d[i][k] once per row, into a register, before walking its
 // elements of row i, instead of once per element.
 //
-// Why it is faster: in step 04 the compiler must reload d[i][k] after every write to d[i][j], since
+// Why it is faster: in step 05 the compiler must reload d[i][k] after every write to d[i][j], since
 // for all it knows j == k and the write changed it. We know better: in round k, d[i][k] cannot
 // change (d[k][k] is 0), so one load serves the whole row. That removes a third of the loads of the
 // inner loop, and the remaining ones, d[i][j] and d[k][j], are coalesced along the row.
 //
-// Launch: as step 04 (a cooperative persistent grid).
+// Launch: as step 05 (a cooperative persistent grid).
 #include <cooperative_groups.h>
 
 #include "floyd_warshall.h"
-#include "03_gpu_launch_per_k.cuh"
-#include "04_grid_sync.cuh"
+#include "04_gpu_launch_per_k.cuh"
+#include "05_grid_sync.cuh"
 
 namespace {
 
@@ -45,5 +45,5 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "05", "grid synchronization, d[i][k] in a register", "gpu", nullptr, plan, run,
+    "06", "grid synchronization, d[i][k] in a register", "gpu", nullptr, plan, run,
     floyd_warshall::kDefaultVertices, 2049};

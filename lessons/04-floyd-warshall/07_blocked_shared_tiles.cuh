@@ -1,5 +1,5 @@
-// Lesson 04, step 06: the blocked algorithm's padding, its phases 1 and 2 (the tiles of round kb's
-// row and column, closed one k at a time) and its rounds. Step 07 reuses all of it with larger tiles
+// Lesson 04, step 07: the blocked algorithm's padding, its phases 1 and 2 (the tiles of round kb's
+// row and column, closed one k at a time) and its rounds. Step 08 reuses all of it with larger tiles
 // and a phase 3 of its own.
 #pragma once
 

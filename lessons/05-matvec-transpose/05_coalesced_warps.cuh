@@ -1,5 +1,5 @@
-// Lesson 05, step 04: the coalesced two passes, B = A v with one warp per row and C = A^T B with one
-// thread per column over bands of rows. Step 05 reuses warp_sum; step 06 falls back to the two passes
+// Lesson 05, step 05: the coalesced two passes, B = A v with one warp per row and C = A^T B with one
+// thread per column over bands of rows. Step 06 reuses warp_sum; step 07 falls back to the two passes
 // for matrices too wide for its single pass.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include "course/launch.h"
 #include "matvec.h"
 #include "matvec_device.cuh"
-#include "03_shared_vector_tiles.cuh"
+#include "04_shared_vector_tiles.cuh"
 
 namespace matvec {
 

@@ -1,4 +1,4 @@
-// Lesson 05, step 03: adding the partial sums that steps which split a sum into parts write. Steps 04
+// Lesson 05, step 04: adding the partial sums that steps which split a sum into parts write. Steps 05
 // to 06 finish the same way.
 #pragma once
 
