@@ -218,22 +218,29 @@ function(course_write_manifest)
   file(WRITE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/course_manifest.tsv "${text}")
 endfunction()
 
-# course_add_usage_tests(LESSON <nn> PROGRAMS <target>...)
-# For each program: bad sizes, unknown options, missing and malformed files must each produce exactly
-# one line on standard error and exit code 2 (cmake/ExpectUsageError.cmake checks both).
+# course_add_usage_tests(LESSON <nn> PROGRAMS <target>... [CASES "<what>|<arguments>|<message>"...]
+#                        [NO_DEFAULTS])
+# For each program: bad sizes, unknown options, missing and malformed files (and the lesson's own
+# CASES: arguments separated by spaces, the message the one line must contain) must each produce
+# exactly one line on standard error and exit code 2 (cmake/ExpectUsageError.cmake checks both).
+# NO_DEFAULTS tries only the CASES given.
 function(course_add_usage_tests)
-  cmake_parse_arguments(U "" "LESSON" "PROGRAMS" ${ARGN})
-  set(cases
-    "zero size|--n 0|is too small"
-    "negative size|--n -5|is not a positive whole number"
-    "size that is not a number|--n lots|is not a positive whole number"
-    "size beyond the format|--n 2^40|is too large"
-    "unknown option|--frobnicate|unknown option --frobnicate"
-    "option without its value|--n|needs a value"
-    "missing input file|--input does-not-exist.bin|cannot open for reading"
-    "input that is not a course file|--input \"${PROJECT_SOURCE_DIR}/README.md\"|not a course binary file"
-    "size and input together|--n 10 --input x.bin|cannot be combined"
-    "negative repetitions|--reps -1|out of range")
+  cmake_parse_arguments(U "NO_DEFAULTS" "LESSON" "PROGRAMS;CASES" ${ARGN})
+  set(cases "")
+  if(NOT U_NO_DEFAULTS)
+    set(cases
+      "zero size|--n 0|is too small"
+      "negative size|--n -5|is not a positive whole number"
+      "size that is not a number|--n lots|is not a positive whole number"
+      "size beyond the format|--n 2^40|is too large"
+      "unknown option|--frobnicate|unknown option --frobnicate"
+      "option without its value|--n|needs a value"
+      "missing input file|--input does-not-exist.bin|cannot open for reading"
+      "input that is not a course file|--input \"${PROJECT_SOURCE_DIR}/README.md\"|not a course binary file"
+      "size and input together|--n 10 --input x.bin|cannot be combined"
+      "negative repetitions|--reps -1|out of range")
+  endif()
+  list(APPEND cases ${U_CASES})
   foreach(program IN LISTS U_PROGRAMS)
     string(REGEX REPLACE "^lesson[0-9]+_" "" short ${program})
     foreach(case IN LISTS cases)

@@ -20,32 +20,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// CSV fields of one line (quotes and doubled quotes handled).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
 // "2,621,606.40" -> 2621606.4; false for anything that is not a plain number.
 bool to_number(const std::string& text, double& value) {
   std::string digits;
@@ -143,7 +117,7 @@ std::vector<KernelLaunch> parse_ncu_raw_csv(const std::string& text) {
   std::vector<std::string> header;
   while (std::getline(in, line))
     if (starts_with(line, "\"ID\",")) {
-      header = csv_fields(line);
+      header = split_csv_line(line);
       break;
     }
   if (header.empty()) throw UsageError("no Nsight Compute CSV header (a line starting \"ID\") in the profiler's output");
@@ -151,7 +125,7 @@ std::vector<KernelLaunch> parse_ncu_raw_csv(const std::string& text) {
   std::vector<KernelLaunch> launches;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] != '"') continue;  // the program's own output, interleaved
-    std::vector<std::string> fields = csv_fields(line);
+    std::vector<std::string> fields = split_csv_line(line);
     if (fields.size() != header.size() || fields[0].empty()) continue;  // the units line, or a stray line
     KernelLaunch k;
     if (kernel_column < static_cast<long>(fields.size())) k.kernel = fields[kernel_column];

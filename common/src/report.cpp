@@ -64,31 +64,6 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
 std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -134,6 +109,31 @@ std::vector<std::string> fields_of(const Measurement& m) {
 }
 }  // namespace
 
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
 std::string csv_header() {
   std::string out;
   for (std::size_t i = 0; i < kColumnCount; ++i) out += (i ? "," : "") + std::string(kColumns[i]);
@@ -148,7 +148,7 @@ std::string to_csv(const Measurement& m) {
 }
 
 Measurement from_csv(const std::string& line) {
-  auto f = split_csv(line);
+  auto f = split_csv_line(line);
   if (f.size() != kColumnCount)
     throw UsageError("a measurement row has " + std::to_string(kColumnCount) + " fields, this one has " +
                      std::to_string(f.size()));
@@ -569,7 +569,7 @@ StudyFigures parse_study_figures(const std::string& text, const std::string& nam
   while (std::getline(lines, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> fields = split_csv(line);
+    std::vector<std::string> fields = split_csv_line(line);
     if (header) {
       f.label_title = fields.front();
       f.columns.assign(fields.begin() + 1, fields.end());

@@ -43,6 +43,10 @@ struct Measurement {
   double operation_rate() const;
 };
 
+/// The fields of one CSV line: commas separate them, double quotes enclose a field that holds commas,
+/// and two double quotes inside one stand for one.
+std::vector<std::string> split_csv_line(const std::string& line);
+
 /// The CSV header matching to_csv().
 std::string csv_header();
 /// One CSV row (fields quoted where needed).
