@@ -196,6 +196,17 @@ function(course_add_exercise)
       target_link_libraries(${base}_grade PRIVATE ${base}_impl course_catch_main_gpu)
     endif()
   endforeach()
+  # The stub is the solution with its answers taken out (course_make_stub): a test checks that the
+  # stub in the repository is exactly that, so the two cannot drift apart.
+  set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
+  file(READ ${solution_file} solution_text)
+  if(BUILD_TESTING AND solution_text MATCHES "// >>> solution")
+    set(name "grading.${E_LESSON}.${E_NAME}.stub: the stub is the solution with its answers taken out")
+    add_test(NAME "${name}" COMMAND course_make_stub --check --solution ${solution_file}
+             --stub ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
+    set_tests_properties("${name}" PROPERTIES LABELS "cpu;grading;lesson${E_LESSON}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${solution_file})
   if(COURSE_BUILD_TESTS)
     course_discover_tests(solution${E_LESSON}_${E_NAME}_grade PREFIX "grading.${E_LESSON}.${E_NAME}.solution: "
                           LABELS grading gpu lesson${E_LESSON})

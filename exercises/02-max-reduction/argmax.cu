@@ -54,14 +54,14 @@ struct Best {
 }
 
 // Each block writes its best pair to partial[blockIdx.x].
-__global__ void block_argmaxima(const float* values, std::size_t n, Best* partial) {
+__global__ void __launch_bounds__(kThreads) block_argmaxima(const float* values, std::size_t n, Best* partial) {
   // TODO 3: grid-stride loop over values keeping this thread's best pair, starting from
   // Best{-INFINITY, ~0ull}; then warp_argmax; lane 0 of each warp writes to a __shared__ array;
   // __syncthreads(); warp 0 reduces those; thread 0 writes partial[blockIdx.x].
 }
 
 // One block combines the `count` partial pairs and writes the answer.
-__global__ void final_argmax(const Best* partial, int count, ArgMax* result) {
+__global__ void __launch_bounds__(kThreads) final_argmax(const Best* partial, int count, ArgMax* result) {
   // TODO 4: as in block_argmaxima, but over partial[0..count); thread 0 writes *result.
 }
 

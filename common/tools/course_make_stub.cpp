@@ -1,0 +1,89 @@
+// course_make_stub: an exercise's stub is its solution with the answers taken out. The solution file
+// is the one source; this tool writes the stub from it, or checks that the stub in the repository is
+// exactly what it would write (a test does, for every exercise, so the two cannot drift apart).
+//
+// In a solution file:
+//   // >>> solution          starts the lines that only the solution has (the answer to a TODO)
+//   // <<<                   ends them
+//   // stub: <text>          a line that only the stub has: in the stub it becomes <text>, at the
+//                            same indentation (a placeholder such as `return a;`, or a line of the
+//                            stub's header comment such as `// ... YOUR CODE GOES HERE.`)
+// Every other line is the same in both.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "course/cli.h"
+#include "course/errors.h"
+#include "course/process.h"
+#include "course/program.h"
+
+namespace {
+
+std::string trimmed(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t");
+  return first == std::string::npos ? "" : line.substr(first);
+}
+
+std::string stub_of(const std::string& solution, const std::string& name) {
+  std::ostringstream out;
+  bool in_answer = false;
+  int line_number = 0, opened_at = 0;
+  for (const std::string& line : course::lines_of(solution)) {
+    ++line_number;
+    const std::string text = trimmed(line);
+    if (text == "// >>> solution") {
+      if (in_answer) throw course::UsageError(name + ":" + std::to_string(line_number) + ": '>>> solution' inside another");
+      in_answer = true;
+      opened_at = line_number;
+      continue;
+    }
+    if (text == "// <<<") {
+      if (!in_answer) throw course::UsageError(name + ":" + std::to_string(line_number) + ": '<<<' without '>>> solution'");
+      in_answer = false;
+      continue;
+    }
+    if (in_answer) continue;
+    if (text.rfind("// stub:", 0) == 0) {
+      const std::string indent = line.substr(0, line.size() - text.size());
+      std::string code = text.substr(8);
+      if (!code.empty() && code[0] == ' ') code = code.substr(1);
+      out << (code.empty() ? "" : indent + code) << "\n";
+      continue;
+    }
+    out << line << "\n";
+  }
+  if (in_answer) throw course::UsageError(name + ":" + std::to_string(opened_at) + ": '>>> solution' never closed");
+  return out.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program("course_make_stub", [&] {
+    course::CommandLine cli("course_make_stub", "Writes an exercise's stub from its solution, or checks it.");
+    cli.add_text("solution", "", "the solution file (the one source)", "FILE");
+    cli.add_text("stub", "", "the stub file to write or check", "FILE");
+    cli.add_flag("check", "only check that the stub is what would be written (exit 1 if not)");
+    if (!cli.parse(argc, argv)) return course::kExitPass;
+    if (!cli.given("solution") || !cli.given("stub")) throw course::UsageError("--solution and --stub are required");
+    const std::string solution = course::read_text_file(cli.text("solution"));
+    if (solution.empty()) throw course::UsageError(cli.text("solution") + ": cannot be read");
+    const std::string stub = stub_of(solution, cli.text("solution"));
+    if (cli.flag("check")) {
+      const std::string current = course::read_text_file(cli.text("stub"));
+      if (current == stub) return course::kExitPass;
+      const auto want = course::lines_of(stub), have = course::lines_of(current);
+      std::size_t line = 0;
+      while (line < want.size() && line < have.size() && want[line] == have[line]) ++line;
+      std::cerr << cli.text("stub") << ":" << line + 1 << ": differs from the stub its solution makes (expected: '"
+                << (line < want.size() ? want[line] : "<end of file>") << "'); run ./course make-stubs\n";
+      return course::kExitFail;
+    }
+    std::ofstream out(cli.text("stub"));
+    if (!(out << stub)) throw course::UsageError(cli.text("stub") + ": cannot be written");
+    return course::kExitPass;
+  });
+}
