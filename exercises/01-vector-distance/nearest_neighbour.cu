@@ -18,7 +18,8 @@
 // Traps:
 //   - A thread whose j is past K still takes part in the shuffles (full mask), with the packed value
 //     "nothing yet" (all bits set), so it can never win.
-//   - Pack the distance's bits (__float_as_uint), not its value converted to an integer.
+//   - Shift the distance into the high 32 bits as an unsigned 64-bit number: shifting the int32 itself
+//     overflows. Distances are never negative, so as unsigned numbers they keep their order.
 //   - The half-warp's shuffle offsets are 8, 4, 2, 1: offset 16 would mix the two rows of a warp.
 // Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 #include "nearest_neighbour.h"

@@ -31,7 +31,7 @@ namespace {
 constexpr int kThreads = 256;
 
 // Each block writes its (min, max) pair to partial[blockIdx.x].
-__global__ void block_min_max_pairs(const float* values, std::size_t n, MinMax* partial) {
+__global__ void __launch_bounds__(kThreads) block_min_max_pairs(const float* values, std::size_t n, MinMax* partial) {
   // TODO 1: grid-stride loop with float4 loads over the aligned middle of the array, updating a
   // running MinMax{INFINITY, -INFINITY} with fminf/fmaxf. The array may not start on a 16-byte
   // boundary and n need not be a multiple of 4: handle the first and last few elements one by one
@@ -41,7 +41,7 @@ __global__ void block_min_max_pairs(const float* values, std::size_t n, MinMax* 
 }
 
 // One block combines the `count` pairs and writes the answer.
-__global__ void final_min_max(const MinMax* partial, int count, MinMax* result) {
+__global__ void __launch_bounds__(kThreads) final_min_max(const MinMax* partial, int count, MinMax* result) {
   // TODO 3: reduce partial[0..count) as in TODO 2; thread 0 writes *result.
 }
 

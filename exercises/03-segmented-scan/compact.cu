@@ -40,6 +40,7 @@ namespace {
 
 constexpr int kThreads = 1024;  // one element per thread: a tile is 1024 elements
 
+
 __global__ void count_kept(const float* values, std::size_t n, unsigned* tile_counts) {
   // TODO 1: count the kept elements of tile blockIdx.x (elements past n are not kept) and write the
   // count to tile_counts[blockIdx.x]. Every lane of a warp must take part in __ballot_sync.

@@ -28,6 +28,7 @@ __global__ void reach_yourself(std::uint8_t* reach, int n, int padded) {
   // TODO 1: set the diagonal.
 }
 
+
 // Phase 1: the diagonal tile (kb, kb), closed over its own 32 vertices; one block of 32 x 32 threads.
 __global__ void closure_phase1(std::uint8_t* reach, int n, int kb) {
   // TODO 2: load the tile into __shared__ memory; for each k in 0..31 update your element from

@@ -1,11 +1,33 @@
+// stub: // Exercise 02-B: minimum and maximum in one pass. YOUR CODE GOES HERE.
+// >>> solution
 // Exercise 02-B, solution: minimum and maximum in one pass.
+// <<<
 //
-// Each thread of a persistent grid reads its share of the array with 16-byte loads (float4 where the
-// array is aligned, single floats for the few elements at either end: lesson 02's split_for_float4)
-// and updates a running minimum
-// and maximum from the same registers, so every byte is read once for both answers. Blocks reduce the
-// two values with warp shuffles and write one pair each to scratch; a second single-block launch
-// combines the pairs.
+// Find both the smallest and the largest value of values[0..n) while reading the array once (see
+// min_max.h). Start from lesson 02, step 07 (16-byte loads in a persistent grid): every float4 you
+// load updates both a running minimum and a running maximum. Then reduce the pair per block with warp
+// shuffles, write one pair per block to `scratch`, and combine the pairs in a second small launch.
+//
+// Grade your work:   ./course grade 02 min_max
+// The tests try n = 1, 2, 31, 33, 1000, 999983 and 40,960,000, arrays that do not start on a 16-byte
+// boundary, negative and all-equal values, extremes at either end.
+//
+// Traps:
+//   - Start the minimum at +infinity and the maximum at -infinity: any other start can be an answer.
+//   - The array may start 4, 8 or 12 bytes past a 16-byte boundary: the float4 loop covers only the
+//     aligned middle (split_for_float4); the head and the tail still have to be read, once.
+//   - Every lane must reach the full-mask shuffles; lanes past the number of warps read the
+//     identities in the block's last round.
+//   - The second launch reduces exactly as many pairs as the first wrote.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
+// >>> solution
+//
+// The solution: each thread of a persistent grid reads its share of the array with 16-byte loads
+// (float4 where the array is aligned, single floats for the few elements at either end: lesson 02's
+// split_for_float4) and updates a running minimum and maximum from the same registers, so every byte is
+// read once for both answers. Blocks reduce the two values with warp shuffles and write one pair each
+// to scratch; a second single-block launch combines the pairs.
+// <<<
 #include "min_max.h"
 
 #include <cmath>
@@ -18,6 +40,7 @@ namespace exercise02 {
 namespace {
 
 constexpr int kThreads = 256;
+// >>> solution
 
 __device__ inline MinMax combine(MinMax a, MinMax b) { return MinMax{fminf(a.min, b.min), fmaxf(a.max, b.max)}; }
 
@@ -41,8 +64,17 @@ __device__ inline MinMax block_min_max(MinMax m) {
 }
 
 __device__ inline MinMax with(MinMax m, float x) { return MinMax{fminf(m.min, x), fmaxf(m.max, x)}; }
+// <<<
 
+// Each block writes its (min, max) pair to partial[blockIdx.x].
 __global__ void __launch_bounds__(kThreads) block_min_max_pairs(const float* values, std::size_t n, MinMax* partial) {
+  // TODO 1: grid-stride loop with float4 loads over the aligned middle of the array, updating a
+  // running MinMax{INFINITY, -INFINITY} with fminf/fmaxf. The array may not start on a 16-byte
+  // boundary and n need not be a multiple of 4: handle the first and last few elements one by one
+  // (max_reduction::split_for_float4, from lesson 02's 07_persistent_vector_loads.cuh, computes the split).
+  // TODO 2: reduce the pair across the warp with __shfl_xor_sync, then across the block through
+  // __shared__ memory; thread 0 writes partial[blockIdx.x].
+  // >>> solution
   const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const max_reduction::Float4Split split = max_reduction::split_for_float4(values, n);
@@ -55,21 +87,30 @@ __global__ void __launch_bounds__(kThreads) block_min_max_pairs(const float* val
   if (thread < n - split.tail_start) m = with(m, values[split.tail_start + thread]);
   m = block_min_max(m);
   if (threadIdx.x == 0) partial[blockIdx.x] = m;
+  // <<<
 }
 
+// One block combines the `count` pairs and writes the answer.
 __global__ void __launch_bounds__(kThreads) final_min_max(const MinMax* partial, int count, MinMax* result) {
+  // TODO 3: reduce partial[0..count) as in TODO 2; thread 0 writes *result.
+  // >>> solution
   MinMax m{INFINITY, -INFINITY};
   for (int i = threadIdx.x; i < count; i += blockDim.x) m = combine(m, partial[i]);
   m = block_min_max(m);
   if (threadIdx.x == 0) *result = m;
+  // <<<
 }
 
-// Enough blocks to fill the GPU (8 resident blocks of 256 threads per SM).
 int grid_size() {
+  // TODO 4 (optional): a persistent grid, a few blocks per SM (cudaDevAttrMultiProcessorCount).
+  // >>> solution
+  // Enough blocks to fill the GPU (8 resident blocks of 256 threads per SM).
   int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return 8 * sms;
+  // <<<
+  // stub: return 1;
 }
 
 }  // namespace

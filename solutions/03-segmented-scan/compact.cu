@@ -1,4 +1,33 @@
+// stub: // Exercise 03-A: stream compaction with a scan. YOUR CODE GOES HERE.
+// >>> solution
 // Exercise 03-A, solution: stream compaction with a scan.
+// <<<
+//
+// Keep the elements greater than zero, in their order, packed at the start of `kept`. Where does a
+// kept element go? To the number of kept elements before it: the exclusive scan of the 0/1 "keep"
+// predicate (lesson 03 scans values; here you scan 0s and 1s). The host code below is done; it runs
+// three kernels over tiles of 1024 elements, one per thread:
+//   1. count_kept:  tile_counts[b] = the number of kept elements in tile b. A warp can count its 32
+//                   with one __ballot_sync and __popc.
+//   2. scan_counts: one block: tile_starts[b] = the kept elements in tiles 0 .. b - 1 (an exclusive
+//                   scan of the counts, 1024 at a time, carrying the running total from chunk to
+//                   chunk), and *count = the total.
+//   3. scatter:     each kept element goes to tile_starts[b] + its rank in the tile: the kept lanes
+//                   below it in its warp (__popc of the ballot, masked) plus the kept elements of the
+//                   warps before it (a scan of the 32 warps' counts in shared memory).
+//
+// Grade your work:   ./course grade 03 compact
+// The tests try 1, 2, 31, 33, 1000, 999983 and 60,000,000 elements, several seeds, everything kept,
+// one element kept, zeros (not kept) and long runs; the count and every kept element must be exact.
+//
+// Traps:
+//   - The last tile is partial: lanes past n keep nothing, but they still take part in __ballot_sync
+//     with the full mask.
+//   - The mask of "kept lanes below me" is (1u << lane) - 1, which is 0 for lane 0.
+//   - scan_counts carries the running total from one chunk of 1024 counts to the next; a scan of
+//     one chunk alone is right only for arrays of at most 1024 tiles.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
+// >>> solution
 //
 // Where does a kept element go? To the number of kept elements before it: the exclusive scan of the
 // 0/1 "keep" predicate. Three kernels, the scan-then-propagate of lesson 03 turned around (the tiles'
@@ -10,6 +39,7 @@
 //   3. scatter: each block ranks its kept elements (the kept lanes below it in its warp, by ballot and
 //      popc, plus the kept elements of the warps before it, by a scan of the warps' counts) and writes
 //      each to its tile's position plus its rank.
+// <<<
 #include "compact.h"
 
 #include <cstdint>
@@ -17,13 +47,16 @@
 #include "course/check.h"
 
 namespace exercise03 {
-namespace {
 
-constexpr int kThreads = 1024;  // one element per thread: a tile is 1024 elements
-constexpr unsigned kFullWarp = 0xFFFFFFFFu;
+inline constexpr unsigned kFullWarp = 0xFFFFFFFFu;  // every lane of a warp, for __ballot_sync and shuffles
 
 __device__ inline bool keep(float x) { return x > 0.0f; }
 
+namespace {
+
+constexpr int kThreads = 1024;  // one element per thread: a tile is 1024 elements
+
+// >>> solution
 // The sum of x over the 32 lanes, in every lane.
 template <class U>
 __device__ inline U warp_sum(U x) {
@@ -41,8 +74,12 @@ __device__ inline U warp_inclusive_sum(U x) {
   }
   return x;
 }
+// <<<
 
 __global__ void count_kept(const float* values, std::size_t n, unsigned* tile_counts) {
+  // TODO 1: count the kept elements of tile blockIdx.x (elements past n are not kept) and write the
+  // count to tile_counts[blockIdx.x]. Every lane of a warp must take part in __ballot_sync.
+  // >>> solution
   __shared__ unsigned warp_counts[kThreads / 32];
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x;
   const unsigned votes = __ballot_sync(kFullWarp, i < n && keep(values[i]));
@@ -52,10 +89,14 @@ __global__ void count_kept(const float* values, std::size_t n, unsigned* tile_co
     const unsigned total = warp_sum(warp_counts[threadIdx.x]);
     if (threadIdx.x == 0) tile_counts[blockIdx.x] = total;
   }
+  // <<<
 }
 
 __global__ void scan_counts(const unsigned* tile_counts, std::size_t tiles, unsigned long long* tile_starts,
                             unsigned long long* count) {
+  // TODO 2: one block of kThreads threads. For t = 0 .. tiles - 1: tile_starts[t] = the sum of
+  // tile_counts[0 .. t - 1]; then *count = the sum of all of them.
+  // >>> solution
   __shared__ unsigned long long warp_totals[kThreads / 32];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   unsigned long long carry = 0;  // kept elements in the chunks done so far (the same in every thread)
@@ -73,9 +114,13 @@ __global__ void scan_counts(const unsigned* tile_counts, std::size_t tiles, unsi
     __syncthreads();  // everyone has read warp_totals before the next chunk rewrites it
   }
   if (threadIdx.x == 0) *count = carry;
+  // <<<
 }
 
 __global__ void scatter(const float* values, std::size_t n, const unsigned long long* tile_starts, float* kept) {
+  // TODO 3: write each kept element of tile blockIdx.x to kept[tile_starts[blockIdx.x] + its rank in the
+  // tile].
+  // >>> solution
   __shared__ unsigned warp_starts[kThreads / 32];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x;
@@ -91,6 +136,7 @@ __global__ void scatter(const float* values, std::size_t n, const unsigned long 
   __syncthreads();
   const unsigned below = __popc(votes & ((1u << lane) - 1u));  // kept lanes below this one
   if (kept_here) kept[tile_starts[blockIdx.x] + warp_starts[warp] + below] = x;
+  // <<<
 }
 
 std::size_t tiles_for(std::size_t n) { return (n + kThreads - 1) / kThreads; }

@@ -1,4 +1,33 @@
+// stub: // Exercise 03-B: one sum per segment, written compactly. YOUR CODE GOES HERE.
+// >>> solution
 // Exercise 03-B, solution: one sum per segment, written compactly.
+// <<<
+//
+// sums[s] = the sum of segment s. The host code below is done: the library's scan of the flags gives
+// each element i its segment's number, ids[i] - 1 (ids[i] counts the heads up to and including i), and
+// clear_sums gives every segment's sum a zero to start from. What is left is add_segments, which adds
+// every value to its segment's sum:
+//   - the first version that works: atomicAdd(&sums[ids[i] - 1], values[i]) for every element. Grade
+//     it; then see its time beside the solution's (`./course grade` prints both). Every element of a
+//     segment adds to the same address;
+//   - the better one: let each block scan its 256 pairs (flag, value) with lesson 03's segmented block
+//     scan, segscan::block_exclusive_scan (05_warp_shuffle.cuh), so that the last element of each
+//     piece of a segment inside the block holds the piece's sum, and only those elements add to sums.
+//     An element ends a piece when it is the block's last, the array's last, or the next element is
+//     a head.
+// Sums of floats added in an order the atomics choose are checked within lesson 03's tolerance.
+//
+// Grade your work:   ./course grade 03 segment_sums
+// The tests try 1, 2, 31, 33, 1000, 999983 and 60,000,000 elements, several seeds, random segments, one
+// giant segment, segments of length 1, long and short mixed, and heads on block boundaries.
+//
+// Traps:
+//   - ids[i] counts heads up to and including i: the segment's number is ids[i] - 1.
+//   - A segment may start in one block and end in another: each block adds only its pieces' sums, so
+//     atomics are still needed where pieces of one segment meet.
+//   - The last element of the array ends a piece even when no head follows it.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
+// >>> solution
 //
 // Element i belongs to segment s = (the number of heads up to and including i) - 1: the inclusive sum
 // of the flags, which the library computes (the lesson's scan, unsegmented). Every element could add
@@ -9,6 +38,7 @@
 //
 // Float additions in an order that the atomics choose: the sums match the reference within the
 // lesson's tolerance, not bit for bit, and may differ by rounding from run to run.
+// <<<
 #include "segment_sums.h"
 
 #include <cub/device/device_scan.cuh>
@@ -30,9 +60,12 @@ __global__ void clear_sums(const std::uint8_t* flags, const unsigned* ids, std::
   if (i < n && flags[i]) sums[ids[i] - 1] = 0.0f;
 }
 
-// Adds every element's value to its segment's sum, one atomic per piece of a segment in the block.
+// Adds every element's value to its segment's sum.
 __global__ void add_segments(const float* values, const std::uint8_t* flags, const unsigned* ids, std::size_t n,
                              float* sums) {
+  // TODO: see the top of the file. Element i is blockIdx.x * blockDim.x + threadIdx.x; elements past n
+  // add nothing (but with the block scan, every thread must still take part in it).
+  // >>> solution
   __shared__ segscan::BlockScanStorage<float> storage;
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const bool inside = i < n;
@@ -44,6 +77,7 @@ __global__ void add_segments(const float* values, const std::uint8_t* flags, con
   const float piece = segscan::segmented<segscan::Sum>(before, own).value;
   const bool piece_ends = threadIdx.x == blockDim.x - 1 || i + 1 == n || flags[i + 1];
   if (piece_ends) atomicAdd(&sums[ids[i] - 1], piece);
+  // <<<
 }
 
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }

@@ -1,4 +1,23 @@
+// stub: // Exercise 04-B: transitive closure with the blocked scheme. YOUR CODE GOES HERE.
+// >>> solution
 // Exercise 04-B, solution: transitive closure with the blocked scheme.
+// <<<
+//
+// Which vertices can reach which? Lesson 04, step 07's blocked algorithm works for any "closed
+// semiring": replace min by "or" and + by "and", and reach[i][j] |= reach[i][k] & reach[k][j]. The host
+// code below is complete: it pads the matrix to a multiple of 32 with vertices that have no edges and
+// runs the rounds. Write the kernels.
+//
+// Grade your work:   ./course grade 04 closure
+// The tests try n = 1, 2, 31, 33, 1000 and 2048, graphs without edges, complete graphs, one long
+// chain and graphs in several unconnected parts.
+//
+// Traps:
+//   - The diagonal: every vertex reaches itself (reach[i][i] = 1), as d[i][i] = 0 in lesson 04.
+//   - Phases 1 and 2 update the tiles they also read: each k needs a barrier before the next, as in
+//     step 07. Phase 3 reads only finished tiles and needs none inside its loop over k.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
+// >>> solution
 //
 // Lesson 04's blocked Floyd-Warshall with booleans: "j is reachable from i" becomes
 // reach[i][j] |= reach[i][k] & reach[k][j], with 32 x 32 tiles of bytes. The matrix is padded to a
@@ -6,6 +25,7 @@
 // phase 2 the tiles of its row and column with the finished diagonal tile, phase 3 every other tile
 // from its row and column tiles in shared memory, all 32 k at once. A value only ever changes from 0
 // to 1 and is written only then, so in round k nobody writes row k or column k, which others read.
+// <<<
 #include "closure.h"
 
 #include "course/check.h"
@@ -15,16 +35,26 @@ namespace {
 
 constexpr int kTile = 32;
 
+// Every vertex reaches itself: reach[v][v] = 1 for v < n (the matrix is `padded` wide).
 __global__ void reach_yourself(std::uint8_t* reach, int n, int padded) {
+  // TODO 1: set the diagonal.
+  // >>> solution
   for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
     reach[static_cast<std::size_t>(v) * padded + v] = 1;
+  // <<<
 }
 
+// >>> solution
 __device__ inline void join(std::uint8_t* r_ij, std::uint8_t r_ik, std::uint8_t r_kj) {
   if (r_ik & r_kj & (*r_ij ^ 1)) *r_ij = 1;
 }
+// <<<
 
+// Phase 1: the diagonal tile (kb, kb), closed over its own 32 vertices; one block of 32 x 32 threads.
 __global__ void closure_phase1(std::uint8_t* reach, int n, int kb) {
+  // TODO 2: load the tile into __shared__ memory; for each k in 0..31 update your element from
+  // tile[y][k] and tile[k][x], with __syncthreads() between the k; store the tile.
+  // >>> solution
   __shared__ std::uint8_t tile[kTile][kTile];
   const int y = threadIdx.y, x = threadIdx.x;
   const std::size_t base = static_cast<std::size_t>(kb) * kTile;
@@ -35,9 +65,14 @@ __global__ void closure_phase1(std::uint8_t* reach, int n, int kb) {
     __syncthreads();
   }
   reach[(base + y) * n + base + x] = tile[y][x];
+  // <<<
 }
 
+// Phase 2: tile blockIdx.x of row kb (blockIdx.y == 0) or of column kb (blockIdx.y == 1); skip kb itself.
 __global__ void closure_phase2(std::uint8_t* reach, int n, int kb) {
+  // TODO 3: as phase 1, but with the finished diagonal tile beside your own: a tile in row kb uses
+  // diagonal[y][k] and own[k][x], a tile in column kb own[y][k] and diagonal[k][x].
+  // >>> solution
   if (static_cast<int>(blockIdx.x) == kb) return;
   __shared__ std::uint8_t diagonal[kTile][kTile], own[kTile][kTile];
   const int y = threadIdx.y, x = threadIdx.x;
@@ -53,9 +88,13 @@ __global__ void closure_phase2(std::uint8_t* reach, int n, int kb) {
     __syncthreads();
   }
   reach[(row0 + y) * n + column0 + x] = own[y][x];
+  // <<<
 }
 
+// Phase 3: every other tile (blockIdx.y, blockIdx.x), from its column tile (bi, kb) and row tile (kb, bj).
 __global__ void closure_phase3(std::uint8_t* reach, int n, int kb) {
+  // TODO 4: load both tiles into shared memory, then apply all 32 k to your element, kept in a register.
+  // >>> solution
   const int bi = blockIdx.y, bj = blockIdx.x;
   if (bi == kb || bj == kb) return;
   __shared__ std::uint8_t column_tile[kTile][kTile], row_tile[kTile][kTile];
@@ -69,6 +108,7 @@ __global__ void closure_phase3(std::uint8_t* reach, int n, int kb) {
   __syncthreads();
   for (int k = 0; k < kTile; ++k) r |= column_tile[y][k] & row_tile[k][x];
   if (r != before) reach[i * n + j] = r;
+  // <<<
 }
 
 std::size_t padded_size(std::size_t n) { return (n + kTile - 1) / kTile * kTile; }

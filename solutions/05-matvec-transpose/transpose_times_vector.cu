@@ -1,9 +1,29 @@
+// stub: // Exercise 05-A: y = A^T x with coalesced reads. YOUR CODE GOES HERE.
+// >>> solution
 // Exercise 05-A, solution: y = A^T x with coalesced reads.
+// <<<
+//
+// Give each column j its own thread: at every step the 32 threads of a warp then read 32 neighbouring
+// elements of one row, which is what coalesced means (lesson 05, steps 03 and 05). One column's sum
+// runs over all M rows; to have enough threads, cut the rows into bands (blockIdx.y), write each
+// band's partial sums to scratch, and add the bands in a second kernel.
+//
+// Grade your work:   ./course grade 05 transpose_times_vector
+// The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000, 999 x 1001 and 16384 x 16384, several seeds, and
+// compare with a double-precision reference within 4 * 2^-24 * sqrt(M) * max|y|.
+//
+// Traps:
+//   - M need not divide by the number of bands: the last bands can be short, or even empty (M = 33
+//     gives 32 bands of 2 rows, so bands 17 to 31 have none). An empty band must still write zeros
+//     for its columns, or add_bands adds whatever scratch held.
+// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
+// >>> solution
 //
 // One thread per column j, so the 32 threads of a warp read 32 neighbouring elements of a row at each
 // step: coalesced. One column's sum runs over all M rows, which leaves too few threads when N is
 // small, so the rows are cut into bands (blockIdx.y): each band writes partial sums to scratch, and a
 // second kernel adds the bands, one thread per column again.
+// <<<
 #include "transpose_times_vector.h"
 
 #include <algorithm>
@@ -16,7 +36,11 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kBands = 32;
 
+// partial[blockIdx.y * columns + j] = sum over the rows of band blockIdx.y of a[i][j] * x[i].
 __global__ void band_sums(const float* a, const float* x, float* partial, std::size_t rows, std::size_t columns) {
+  // TODO 1: j from the block and thread index (return if j >= columns); the band's first and last
+  // row from blockIdx.y and gridDim.y (the last band may be short); the loop; the store.
+  // >>> solution
   const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (j >= columns) return;
   const std::size_t band = (rows + gridDim.y - 1) / gridDim.y;
@@ -25,14 +49,19 @@ __global__ void band_sums(const float* a, const float* x, float* partial, std::s
   float sum = 0.0f;
   for (std::size_t i = first; i < last; ++i) sum += a[i * columns + j] * x[i];
   partial[blockIdx.y * columns + j] = sum;
+  // <<<
 }
 
+// y[j] = sum over the bands of partial[b * columns + j].
 __global__ void add_bands(const float* partial, int bands, float* y, std::size_t columns) {
+  // TODO 2: one thread per column.
+  // >>> solution
   const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (j >= columns) return;
   float sum = 0.0f;
   for (int b = 0; b < bands; ++b) sum += partial[b * columns + j];
   y[j] = sum;
+  // <<<
 }
 
 int bands_for(std::size_t rows) { return static_cast<int>(std::min<std::size_t>(kBands, rows)); }
