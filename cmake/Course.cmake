@@ -175,16 +175,25 @@ endfunction()
 # completed version. Builds
 #   exercise<nn>_<name>_grade / solution<nn>_<name>_grade  the grading test against each
 #   exercise<nn>_<name>_bench / solution<nn>_<name>_bench  a timed run of each, for the performance report
+# Without the solution (a student's copy made by ./course handout) only the student's side is built,
+# and its grading test is "grading.<nn>.<name>: ...".
 # Tests: "grading.<nn>.<name>.solution: ..." must pass; with COURSE_CHECK_STUBS,
 # "grading.<nn>.<name>.stub-must-fail: ..." passes only while the stub still fails its grading test.
 function(course_add_exercise)
   cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;BENCH" "LIBRARIES" ${ARGN})
   file(GLOB lesson_dir RELATIVE ${PROJECT_SOURCE_DIR}/exercises ${PROJECT_SOURCE_DIR}/exercises/${E_LESSON}-*)
-  foreach(side exercise solution)
+  set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
+  # A student's copy of the course (./course handout) has no solutions: only the student's side is
+  # built, and its grading test is the student's to pass.
+  set(sides exercise)
+  if(EXISTS ${solution_file})
+    list(APPEND sides solution)
+  endif()
+  foreach(side IN LISTS sides)
     if(side STREQUAL "exercise")
       set(source ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
     else()
-      set(source ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
+      set(source ${solution_file})
     endif()
     set(base ${side}${E_LESSON}_${E_NAME})
     add_library(${base}_impl OBJECT ${source})
@@ -196,9 +205,15 @@ function(course_add_exercise)
       target_link_libraries(${base}_grade PRIVATE ${base}_impl course_catch_main_gpu)
     endif()
   endforeach()
+  if(NOT EXISTS ${solution_file})
+    if(COURSE_BUILD_TESTS)
+      course_discover_tests(exercise${E_LESSON}_${E_NAME}_grade PREFIX "grading.${E_LESSON}.${E_NAME}: "
+                            LABELS grading gpu lesson${E_LESSON})
+    endif()
+    return()
+  endif()
   # The stub is the solution with its answers taken out (course_make_stub): a test checks that the
   # stub in the repository is exactly that, so the two cannot drift apart.
-  set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
   file(READ ${solution_file} solution_text)
   if(BUILD_TESTING AND solution_text MATCHES "// >>> solution")
     set(name "grading.${E_LESSON}.${E_NAME}.stub: the stub is the solution with its answers taken out")

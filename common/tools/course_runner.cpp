@@ -155,14 +155,25 @@ course::Sweep run_sweep(const std::string& bin, const SweepSpec& spec, const std
   return sweep;
 }
 
+// The solution's measurement recorded when a student's copy of the course was made (a CSV header and
+// one row, as a benchmark prints with --csv).
+course::Measurement recorded_measurement(const std::string& path) {
+  const auto lines = lines_of(course::read_text_file(path));
+  if (lines.size() < 2 || lines[0] != course::csv_header())
+    throw course::UsageError(path + ": not a recorded measurement (a CSV header and one row)");
+  return course::from_csv(lines[1]);
+}
+
 int compare_programs(const std::string& bin, const std::string& yours, const std::string& reference,
-                     const std::string& extra) {
+                     const std::string& recorded, const std::string& extra) {
   Entry a{"", "", yours, ""}, b{"", "", reference, ""};
-  course::Measurement mine = run_step(bin, a, extra), ref = run_step(bin, b, extra);
+  course::Measurement mine = run_step(bin, a, extra);
+  course::Measurement ref = recorded.empty() ? run_step(bin, b, extra) : recorded_measurement(recorded);
   course::TextTable table({"program", "time ms", "min-max ms", "rate", "check"});
+  const std::string reference_label = recorded.empty() ? reference : "the solution, recorded on " + ref.device;
   for (const course::Measurement* m : {&mine, &ref}) {
     bool timed = m->verdict == "PASS" || m->verdict == "FAIL";
-    table.add_row({m == &mine ? yours : reference, timed ? course::format_significant(m->time.median_ms, 4) : "-",
+    table.add_row({m == &mine ? yours : reference_label, timed ? course::format_significant(m->time.median_ms, 4) : "-",
                    timed ? course::format_significant(m->time.min_ms, 3) + "-" + course::format_significant(m->time.max_ms, 3) : "-",
                    m->verdict == "PASS" && m->rate() > 0 ? course::format_significant(m->rate(), 4) + " " + m->rate_unit : "-",
                    m->verdict});
@@ -173,6 +184,9 @@ int compare_programs(const std::string& bin, const std::string& yours, const std
     double ratio = mine.time.median_ms / ref.time.median_ms;
     std::cout << "\nyour kernel takes " << course::format_significant(ratio, 3) << "x the solution's time"
               << (ratio <= 1.1 ? " (on par with the solution)" : "") << "\n";
+    if (!recorded.empty() && ref.device != mine.device)
+      std::cout << "(the solution's time was recorded on " << ref.device << " when your copy of the course was made; "
+                << "yours ran on " << mine.device << ", so the ratio compares two GPUs)\n";
   }
   for (const course::Measurement* m : {&mine, &ref})
     if (m->verdict != "PASS") std::cout << m->title << ": " << m->detail << "\n";
@@ -191,14 +205,16 @@ int main(int argc, char** argv) {
     cli.add_flag("list", "list the lessons and their programs, run nothing");
     cli.add_text("compare", "", "time this program against --reference (exercise performance report)");
     cli.add_text("reference", "", "the reference program for --compare");
+    cli.add_text("recorded", "", "for --compare: the reference's measurement recorded earlier (CSV)", "FILE");
     cli.add_text("args", "", "extra arguments for every step program (e.g. \"--reps 5\")", "ARGS");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     const std::string bin = course::directory_of_this_program();
     const std::string extra = cli.text("args");
 
     if (cli.given("compare")) {
-      if (!cli.given("reference")) throw course::UsageError("--compare needs --reference");
-      return compare_programs(bin, cli.text("compare"), cli.text("reference"), extra);
+      if (!cli.given("reference") && !cli.given("recorded"))
+        throw course::UsageError("--compare needs --reference or --recorded");
+      return compare_programs(bin, cli.text("compare"), cli.text("reference"), cli.text("recorded"), extra);
     }
 
     std::vector<Entry> entries;
