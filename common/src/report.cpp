@@ -392,39 +392,60 @@ std::string xml_text(const std::string& s) {
 
 void write_ladder_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows) {
   std::vector<const LadderRow*> shown;
-  double low = 0, high = 0, ceiling = 0;
+  double ceiling = 0;
   std::string unit, ceiling_name = "ceiling";
   for (const LadderRow& r : rows) {
     if (r.m.verdict != "PASS" || r.m.rate() <= 0) continue;
     shown.push_back(&r);
-    low = low == 0 ? r.m.rate() : std::min(low, r.m.rate());
-    high = std::max(high, r.m.rate());
     if (r.m.ceiling > ceiling) {
       ceiling = r.m.ceiling;
       if (!r.m.ceiling_name.empty()) ceiling_name = r.m.ceiling_name;
     }
     unit = r.m.rate_unit;
   }
-  high = std::max(high, ceiling);
-  const double label_width = 380, bar_width = 420, row_height = 26, top = 44;
-  const double width = label_width + bar_width + 20, height = top + row_height * shown.size() + 36;
+  // When every step solved the same problem but they count different work (one pass over the data
+  // against two, say), a rate would hide which is fastest: the bars then show speed, times faster
+  // than the slowest step, and the rate is only a label. Otherwise (the same work, or steps run at
+  // different sizes) the bars show the rate, under the ceiling.
+  bool same_size = true, same_work = true;
+  for (const LadderRow* r : shown) {
+    same_size = same_size && r->m.size == shown.front()->m.size;
+    const double work = r->m.rate_unit == "GB/s" ? r->m.bytes : r->m.operations;
+    const double first = shown.front()->m.rate_unit == "GB/s" ? shown.front()->m.bytes : shown.front()->m.operations;
+    same_work = same_work && work == first;
+  }
+  const bool by_speed = same_size && !same_work;
+  double slowest = 0;
+  for (const LadderRow* r : shown) slowest = std::max(slowest, r->m.time.median_ms);
+  auto value = [&](const Measurement& m) { return by_speed ? slowest / m.time.median_ms : m.rate(); };
+  double low = 0, high = 0;
+  for (const LadderRow* r : shown) {
+    low = low == 0 ? value(r->m) : std::min(low, value(r->m));
+    high = std::max(high, value(r->m));
+  }
+  if (!by_speed) high = std::max(high, ceiling);
+  const double label_width = 380, bar_width = 420, value_width = 170, row_height = 26, top = 44;
+  const double width = label_width + bar_width + value_width, height = top + row_height * shown.size() + 36;
   // Decades that cover every bar, so the scale reads in powers of ten.
   const double first_decade = shown.empty() ? 0 : std::floor(std::log10(low));
   const double last_decade = shown.empty() ? 1 : std::ceil(std::log10(high));
   const double decades = std::max(1.0, last_decade - first_decade);
-  auto x_of = [&](double rate) { return label_width + bar_width * (std::log10(rate) - first_decade) / decades; };
+  auto x_of = [&](double v) { return label_width + bar_width * (std::log10(v) - first_decade) / decades; };
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out << "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" << xml_text(title) << "</text>\n";
-  out << "<text x=\"10\" y=\"36\" fill=\"#555\">" << xml_text(unit) << " on a logarithmic scale (longer is faster)"
+  out << "<text x=\"10\" y=\"36\" fill=\"#555\">"
+      << (by_speed ? "speed: times faster than the slowest step, on a logarithmic scale (longer is faster); "
+                     "labels: time and rate"
+                   : xml_text(unit) + " on a logarithmic scale (longer is faster)")
       << "</text>\n";
   for (double d = first_decade; d <= first_decade + decades; d += 1) {
     const double x = label_width + bar_width * (d - first_decade) / decades;
     out << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << height - 28
         << "\" stroke=\"#ddd\"/>\n";
     out << "<text x=\"" << x << "\" y=\"" << height - 14 << "\" text-anchor=\"middle\" fill=\"#555\">"
-        << format_significant(std::pow(10.0, d), 1) << "</text>\n";
+        << format_significant(std::pow(10.0, d), 1) << (by_speed ? "x" : "") << "</text>\n";
   }
   for (std::size_t i = 0; i < shown.size(); ++i) {
     const Measurement& m = shown[i]->m;
@@ -432,12 +453,15 @@ void write_ladder_svg(std::ostream& out, const std::string& title, const std::ve
     const std::string colour = m.kind == "cpu" ? "#9aa5b1" : (m.kind == "library" ? "#e0a030" : "#3b7dd8");
     out << "<text x=\"" << label_width - 8 << "\" y=\"" << y + 16 << "\" text-anchor=\"end\">"
         << xml_text(m.step + "  " + m.title) << "</text>\n";
-    out << "<rect x=\"" << label_width << "\" y=\"" << y + 4 << "\" width=\"" << std::max(1.0, x_of(m.rate()) - label_width)
+    out << "<rect x=\"" << label_width << "\" y=\"" << y + 4 << "\" width=\"" << std::max(1.0, x_of(value(m)) - label_width)
         << "\" height=\"" << row_height - 8 << "\" fill=\"" << colour << "\"/>\n";
-    out << "<text x=\"" << x_of(m.rate()) + 4 << "\" y=\"" << y + 16 << "\" fill=\"#222\">"
-        << format_significant(m.rate(), 3) << "</text>\n";
+    const std::string label = by_speed ? format_significant(m.time.median_ms, 3) + " ms, " +
+                                             format_significant(m.rate(), 3) + " " + m.rate_unit
+                                       : format_significant(m.rate(), 3);
+    out << "<text x=\"" << x_of(value(m)) + 4 << "\" y=\"" << y + 16 << "\" fill=\"#222\">" << xml_text(label)
+        << "</text>\n";
   }
-  if (ceiling > 0 && !shown.empty()) {
+  if (!by_speed && ceiling > 0 && !shown.empty()) {
     const double x = x_of(ceiling);
     out << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << height - 28
         << "\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/>\n";

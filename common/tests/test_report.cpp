@@ -559,3 +559,23 @@ TEST_CASE("a second, faster CPU step adds speed-ups over all cores, and a column
   course::print_ladder(single, "ladder", alone);
   REQUIRE_THAT(single.str(), Contains("vs CPU") && !Contains("vs all cores"));
 }
+
+TEST_CASE("a ladder chart shows speed when the steps count different work at one size") {
+  course::Measurement two_pass = timed("05", "gpu", 0.8), one_pass = timed("07", "gpu", 0.4);
+  one_pass.bytes = two_pass.bytes / 2;  // reads its data once: a lower rate, yet the faster step
+  std::ostringstream speed;
+  course::write_ladder_svg(speed, "ladder", course::make_ladder({two_pass, one_pass}));
+  REQUIRE_THAT(speed.str(), Contains("times faster than the slowest step") && Contains("0.400 ms"));
+  // The faster step has the longer bar.
+  const std::string text = speed.str();
+  auto bar = [&](std::size_t which) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i <= which; ++i) at = text.find("<rect x=\"380\"", at + 1);
+    const auto w = text.find("width=\"", at) + 7;
+    return std::stod(text.substr(w, text.find('"', w) - w));
+  };
+  REQUIRE(bar(1) > bar(0));
+  std::ostringstream rate;
+  course::write_ladder_svg(rate, "ladder", course::make_ladder({timed("05", "gpu", 0.8), timed("06", "gpu", 0.4)}));
+  REQUIRE_THAT(rate.str(), Contains("GB/s on a logarithmic scale") && !Contains("times faster"));
+}

@@ -106,8 +106,10 @@ void print_ladder(std::ostream& out, const std::string& title, const std::vector
 void write_ladder_csv(std::ostream& out, const std::vector<LadderRow>& rows);
 /// Writes a ladder as a JSON array of objects.
 void write_ladder_json(std::ostream& out, const std::vector<LadderRow>& rows);
-/// Draws a ladder as an SVG bar chart: one bar per step that passed, its rate on a logarithmic
-/// scale, with the ceiling marked when known.
+/// Draws a ladder as an SVG bar chart: one bar per step that passed, on a logarithmic scale. The bars
+/// show the rate, with the ceiling marked when known; when every step ran the same size but they
+/// count different work (one pass over the data against two), they show speed instead (times faster
+/// than the slowest step), with time and rate as labels, so the fastest step has the longest bar.
 void write_ladder_svg(std::ostream& out, const std::string& title, const std::vector<LadderRow>& rows);
 
 /// Draws a lesson's roofline as SVG: each step that passed and counted both bytes and operations is a
