@@ -207,10 +207,16 @@ int main(int argc, char** argv) {
     cli.add_text("reference", "", "the reference program for --compare");
     cli.add_text("recorded", "", "for --compare: the reference's measurement recorded earlier (CSV)", "FILE");
     cli.add_text("args", "", "extra arguments for every step program (e.g. \"--reps 5\")", "ARGS");
+    cli.add_text("summary", "", "print a measurement's verdict, median ms and GPU, tab-separated (for scripts)", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     const std::string bin = course::directory_of_this_program();
     const std::string extra = cli.text("args");
 
+    if (cli.given("summary")) {
+      const course::Measurement m = recorded_measurement(cli.text("summary"));
+      std::cout << m.verdict << "\t" << course::format_significant(m.time.median_ms, 4) << "\t" << m.device << "\n";
+      return course::kExitPass;
+    }
     if (cli.given("compare")) {
       if (!cli.given("reference") && !cli.given("recorded"))
         throw course::UsageError("--compare needs --reference or --recorded");
