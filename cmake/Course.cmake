@@ -75,8 +75,9 @@ endfunction()
 #   lesson<nn>_<NN_name>          the step program (the kernels plus the lesson's shared main)
 #   lesson<nn>_<NN_name>_test     its tests, when TEST_SOURCES are given (labels: lesson<nn> + TEST_LABELS)
 # and lists the program in the runner's ladder for the lesson. A STANDALONE step is a whole program
-# in its own file, with its own main (the lesson's page of host code): it is built from SOURCE alone
-# and tested by running it (the lesson adds those tests).
+# in its own file, with its own main (the lesson's page of host code): it is built from SOURCE alone.
+# Its tests, when TEST_SOURCES are given, compile the same file with its main renamed (Catch's main
+# stays the only one), so they run the page's own kernels through the lesson's test interface.
 function(course_add_step)
   cmake_parse_arguments(S "STANDALONE" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS" ${ARGN})
   get_filename_component(stem ${S_SOURCE} NAME_WE)
@@ -85,16 +86,27 @@ function(course_add_step)
     add_executable(${target} ${S_SOURCE})
     target_link_libraries(${target} PRIVATE ${S_LIBRARIES})
     _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
-    return()
+    if(NOT S_TEST_SOURCES)
+      return()
+    endif()
+    get_filename_component(page ${S_SOURCE} ABSOLUTE)
+    get_filename_component(extension ${S_SOURCE} LAST_EXT)
+    set(without_main ${CMAKE_CURRENT_BINARY_DIR}/${stem}_without_main${extension})
+    file(CONFIGURE OUTPUT ${without_main} CONTENT
+         "// Generated: ${S_SOURCE} with its main renamed, for its tests.\n#define main ${target}_program_main\n#include \"${page}\"\n#undef main\n")
+    add_library(${target}_kernels OBJECT ${without_main})
+    target_include_directories(${target}_kernels PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
+  else()
+    add_library(${target}_kernels OBJECT ${S_SOURCE})
+    target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
+    if(stem MATCHES "openmp" AND OpenMP_CXX_FOUND)  # a CPU step on every core
+      target_link_libraries(${target}_kernels PUBLIC OpenMP::OpenMP_CXX)
+    endif()
+    add_executable(${target} ${S_MAIN})
+    target_link_libraries(${target} PRIVATE ${target}_kernels)
+    _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
   endif()
-  add_library(${target}_kernels OBJECT ${S_SOURCE})
-  target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
-  if(stem MATCHES "openmp" AND OpenMP_CXX_FOUND)  # a CPU step on every core
-    target_link_libraries(${target}_kernels PUBLIC OpenMP::OpenMP_CXX)
-  endif()
-  add_executable(${target} ${S_MAIN})
-  target_link_libraries(${target} PRIVATE ${target}_kernels)
-  _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
   if(COURSE_BUILD_TESTS AND S_TEST_SOURCES)
     add_executable(${target}_test ${S_TEST_SOURCES})
     if("gpu" IN_LIST S_TEST_LABELS)

@@ -25,29 +25,6 @@ namespace {
 
 bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
 
-// The input: --input FILE (any shape, taken as a flat array of float32), or n generated floats.
-std::vector<float> load_input(const course::CommandLine& cli, const course::CommonOptions& common) {
-  if (!common.input.empty()) {
-    if (cli.given("n")) throw course::UsageError("--n and --input cannot be combined (the file sets the size)");
-    return course::read_single_array<float>(common.input).values;
-  }
-  return course::uniform_floats(cli.size("n"), -1.0f, 1.0f, common.seed);
-}
-
-course::Measurement describe(const Step& step, std::size_t n) {
-  course::Measurement m;
-  m.lesson = "02";
-  m.step = step.number;
-  m.title = step.title;
-  m.kind = step.kind;
-  m.size = "n=" + std::to_string(n);
-  m.bytes = static_cast<double>(n) * sizeof(float);  // every element read once
-  m.operations = static_cast<double>(n);             // and compared once
-  m.operation = "comparison";
-  m.rate_unit = "GB/s";
-  return m;
-}
-
 int report(const course::Measurement& m, const course::CommonOptions& common, float result) {
   course::print_measurement(std::cout, m, common.format);
   if (!common.output.empty()) course::write_single_vector(common.output, std::vector<float>{result});
@@ -69,15 +46,11 @@ int run_cpu_step(const Step& step, const std::vector<float>& values, const cours
   return report(m, common, result);
 }
 
-int run_gpu_step(const Step& step, const course::CommandLine& cli, const std::vector<float>& values,
-                 const course::CommonOptions& common) {
+int run_gpu_step(const Step& step, const std::vector<float>& values, const Options& options) {
   course::Measurement m = describe(step, values.size());
   const course::DeviceFacts device = course::query_device();
   const std::size_t n = values.size();
-  LaunchPlan requested;
-  requested.threads = static_cast<int>(cli.integer("threads"));
-  requested.blocks = static_cast<int>(cli.integer("blocks"));
-  const LaunchPlan plan = step.plan(n, device, requested);
+  const LaunchPlan plan = step.plan(n, device, options.requested);
 
   course::DeviceBuffer<float> input(n, "input array");
   course::DeviceBuffer<float> result(1, "result");
@@ -86,26 +59,52 @@ int run_gpu_step(const Step& step, const course::CommandLine& cli, const std::ve
   course::Stream stream;
   m.time = course::time_gpu(
       [&](cudaStream_t s) { step.run_gpu(input.data(), n, result.data(), plan, scratch.data(), s); },
-      common.timing, stream.get(), [&](cudaStream_t s) { result.poison(s); });
+      options.common.timing, stream.get(), [&](cudaStream_t s) { result.poison(s); });
   stream.synchronize();
 
   // The last timed run's answer (the result was poisoned just before it).
   float got = NAN;
   result.download(&got, 1);
-  const float expected = reference_max(values.data(), n);
-  course::Verdict v = course::compare_exact(&got, &expected, 1);
-  m.device = device.name;
-  // A reduction only reads: its ceiling is the read-only stream, which on some GPUs outruns a copy.
-  m.ceiling = common.read_bandwidth_gbs > 0 ? common.read_bandwidth_gbs : course::measure_read_bandwidth_gbs();
-  m.ceiling_name = "read bandwidth";
-  m.compute_ceiling = device.fp32_instruction_rate_gops();  // one compare per lane per clock
-  m.verdict = v.pass ? "PASS" : "FAIL";
-  m.detail = v.describe() + "; " + std::to_string(plan.blocks) + " blocks x " + std::to_string(plan.threads) +
-             " threads";
-  return report(m, common, got);
+  return report_gpu(m, values, got, options,
+                    std::to_string(plan.blocks) + " blocks x " + std::to_string(plan.threads) + " threads");
 }
 
 }  // namespace
+
+std::vector<float> load_input(const Options& options) {
+  if (!options.common.input.empty()) return course::read_single_array<float>(options.common.input).values;
+  return course::uniform_floats(options.n, -1.0f, 1.0f, options.common.seed);
+}
+
+course::Measurement describe(const Step& step, std::size_t n) {
+  course::Measurement m;
+  m.lesson = "02";
+  m.step = step.number;
+  m.title = step.title;
+  m.kind = step.kind;
+  m.size = "n=" + std::to_string(n);
+  m.bytes = static_cast<double>(n) * sizeof(float);  // every element read once
+  m.operations = static_cast<double>(n);             // and compared once
+  m.operation = "comparison";
+  m.rate_unit = "GB/s";
+  return m;
+}
+
+int report_gpu(course::Measurement m, const std::vector<float>& values, float got, const Options& options,
+               const std::string& launch) {
+  const float expected = reference_max(values.data(), values.size());
+  const course::Verdict v = course::compare_exact(&got, &expected, 1);
+  const course::DeviceFacts device = course::query_device();
+  m.device = device.name;
+  // A reduction only reads: its ceiling is the read-only stream, which on some GPUs outruns a copy.
+  m.ceiling = options.common.read_bandwidth_gbs > 0 ? options.common.read_bandwidth_gbs
+                                                    : course::measure_read_bandwidth_gbs();
+  m.ceiling_name = "read bandwidth";
+  m.compute_ceiling = device.fp32_instruction_rate_gops();  // one compare per lane per clock
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  m.detail = v.describe() + "; " + launch;
+  return report(m, options.common, got);
+}
 
 float run_gpu_once(const Step& step, const std::vector<float>& values, const LaunchPlan& requested,
                    std::size_t offset) {
@@ -123,29 +122,42 @@ float run_gpu_once(const Step& step, const std::vector<float>& values, const Lau
   return got;
 }
 
+bool parse_options(int argc, char** argv, const Step& step, Options& options) {
+  options.program = course::program_name(argv[0]);
+  course::CommandLine cli(options.program, std::string("Lesson 02, step ") + step.number + ": max reduction, " +
+                                               step.title + ". Finds the largest of n floats drawn from (-1, 1).");
+  cli.add_size("n", kDefaultCount, "number of floats", 1, 4294967295ull);
+  cli.add_common_options(is_gpu(step) ? 20 : 5);
+  if (is_gpu(step)) {
+    cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+    cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
+  }
+  if (!cli.parse(argc, argv)) return false;
+  options.common = cli.common();
+  options.n = cli.size("n");
+  if (!options.common.input.empty() && cli.given("n"))
+    throw course::UsageError("--n and --input cannot be combined (the file sets the size)");
+  if (is_gpu(step)) {
+    options.requested.threads = static_cast<int>(cli.integer("threads"));
+    options.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  return true;
+}
+
 int step_main(int argc, char** argv, const Step& step) {
   const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&] {
-    course::CommandLine cli(program, std::string("Lesson 02, step ") + step.number + ": max reduction, " +
-                                         step.title + ". Finds the largest of n floats drawn from (-1, 1).");
-    cli.add_size("n", kDefaultCount, "number of floats", 1, 4294967295ull);
-    cli.add_common_options(is_gpu(step) ? 20 : 5);
-    if (is_gpu(step)) {
-      cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
-      cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0,
-                      2147483647);
-    }
-    if (!cli.parse(argc, argv)) return course::kExitPass;
-    const course::CommonOptions common = cli.common();
+    Options options;
+    if (!parse_options(argc, argv, step, options)) return course::kExitPass;  // --help
     std::string why;
     // Without a GPU, skip before making data (an --input file is still read, so it is still checked).
-    if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, cli.size("n")), why, common.format);
-    const std::vector<float> values = load_input(cli, common);
-    if (!is_gpu(step)) return run_cpu_step(step, values, common);
+    if (is_gpu(step) && options.common.input.empty() && !course::cuda_device_available(&why))
+      return course::report_skipped(program, describe(step, options.n), why, options.common.format);
+    const std::vector<float> values = load_input(options);
+    if (!is_gpu(step)) return run_cpu_step(step, values, options.common);
     if (!course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, values.size()), why, common.format);
-    return run_gpu_step(step, cli, values, common);
+      return course::report_skipped(program, describe(step, values.size()), why, options.common.format);
+    return run_gpu_step(step, values, options);
   });
 }
 

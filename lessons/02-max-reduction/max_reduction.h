@@ -1,16 +1,20 @@
 // Lesson 02, max reduction: what every step of the lesson shares on the host side.
 //
 // Each step file (01_cpu_sequential.cpp, 03_gpu_global_atomics.cu, ...) defines one `Step`, named
-// kThisStep, describing how it finds the largest of n floats. The lesson's one main (step_main.cpp)
-// and its tests take it from there: arguments, data, the CPU reference, timing, verification, report.
+// kThisStep, describing how it finds the largest of n floats. The lesson's main (step_main.cpp) and
+// its tests take it from there: arguments, data, the CPU reference, timing, verification, report.
+// Step 03 has a main of its own, which shows that host side on one page with the pieces below.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "course/cli.h"
 #include "course/device.h"
+#include "course/report.h"
 
 namespace max_reduction {
 
@@ -51,6 +55,30 @@ extern const Step kThisStep;
 
 /// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
 int step_main(int argc, char** argv, const Step& step);
+
+/// What a step program was asked to do.
+struct Options {
+  std::string program;              ///< its name, for messages
+  std::size_t n = kDefaultCount;    ///< number of floats (when they are generated)
+  course::CommonOptions common;     ///< --seed, --reps, --input, --output, --format, ...
+  LaunchPlan requested;             ///< --threads and --blocks (0: the step's choice)
+};
+
+/// Parses the command line of a step program (the lesson's options and the course's common ones).
+/// Returns false when --help was printed; throws course::UsageError on bad input.
+bool parse_options(int argc, char** argv, const Step& step, Options& options);
+
+/// The input: the floats of --input, or n floats drawn uniformly from (-1, 1) with --seed.
+std::vector<float> load_input(const Options& options);
+
+/// The measurement's description (step, size, bytes read, operations), before it is timed.
+course::Measurement describe(const Step& step, std::size_t n);
+
+/// Finishes a GPU step's measurement: checks `got` exactly against the largest of `values`, adds the
+/// GPU, the ceilings and `launch` (e.g. "160000 blocks x 256 threads"), prints the report and writes
+/// --output. Returns the program's exit code (0 only on PASS).
+int report_gpu(course::Measurement m, const std::vector<float>& values, float got, const Options& options,
+               const std::string& launch);
 
 /// The reference answer: the largest value, found by the standard library.
 float reference_max(const float* values, std::size_t n);
