@@ -132,7 +132,7 @@ if [ -f "$points_file" ] && [ ${#cases[@]} -gt 0 ]; then  # lines "case name = p
     points_of[$c]=$p
   done <"$points_file"
 fi
-for c in "${cases[@]}"; do total_points=$((total_points + points_of[$c])); done
+for c in "${cases[@]}"; do total_points=$((total_points + ${points_of[$c]})); done
 
 gradebook=$out/gradebook.csv
 echo "student,file,build,cases_passed,cases_total,points,points_total,time_ms,vs_solution,first_failure" >"$gradebook"
@@ -170,18 +170,33 @@ for student in "${students[@]}"; do
     [ $sanitize -eq 1 ] && prefix+=(compute-sanitizer --tool memcheck --error-exitcode 99)
     output=$("${prefix[@]}" "$grader" "${spec_of[$c]}" 2>&1)
     code=$?
-    case $code in
-      0) verdict=PASS; passed=$((passed + 1)); earned=$((earned + ${points_of[$c]})) ;;
-      124 | 137) verdict="TIME-OUT (over $limit s)" ;;
-      99) verdict="MEMORY ERROR (compute-sanitizer)" ;;
-      1) verdict=FAIL ;;
-      77) verdict="SKIPPED ($(grep -m1 -i 'skip' <<<"$output" | tr -cd '\40-\176'))" ;;
-      *) verdict="CRASH (exit code $code)" ;;
-    esac
+    # A memory error is what memcheck reports; its exit code alone would count a crash as one too.
+    memory_error=0
+    [ $code -ne 0 ] && [ $sanitize -eq 1 ] &&
+      grep -qE '^========= +(Invalid|Out-of-range|Misaligned|Malloc/Free error|.*is out of bounds)' <<<"$output" &&
+      memory_error=1
+    if [ $code -eq 0 ]; then
+      verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]}))
+    elif [ $code -eq 124 ] || [ $code -eq 137 ]; then
+      verdict="TIME-OUT (over $limit s)"
+    elif [ $memory_error -eq 1 ]; then
+      verdict="MEMORY ERROR (compute-sanitizer memcheck)"
+    elif [ $code -eq 1 ]; then
+      verdict=FAIL
+    elif [ $code -eq 77 ]; then
+      verdict="SKIPPED ($(grep -m1 -i 'skipped:' <<<"$output" | sed 's/.*skipped: *//I' | tr -cd '\40-\176'))"
+    elif [ $code -eq 99 ] && [ $sanitize -eq 1 ]; then
+      verdict="CRASH (under compute-sanitizer)"
+    else
+      verdict="CRASH (exit code $code)"
+    fi
     echo "$verdict  $c" >>"$feedback"
     if [ "$verdict" != PASS ]; then
-      detail=$(grep -E -A4 "FAILED|ERROR SUMMARY|Invalid|error:" <<<"$output" | head -12 | tr -cd '\11\12\15\40-\176')
-      printf '%s\n\n' "$detail" | sed 's/^/      /' >>"$feedback"
+      # The test's own words (Catch's FAILED block: the check, its values, its messages), memcheck's
+      # first report or the error, without this machine's paths.
+      detail=$(grep -E -A8 "FAILED|^========= +(Invalid|Out-of-range|Misaligned)|error:" <<<"$output" | head -16 |
+        sed -e "s|$root/||g" -e "s|$out/||g" | tr -cd '\11\12\40-\176')
+      [ -z "$detail" ] || printf '%s\n\n' "$detail" | sed 's/^/      /' >>"$feedback"
       [ -n "$first_failure" ] || first_failure="$verdict: $c$(grep -m1 -E '^ +(with expansion|step|[A-Za-z].*:)' <<<"$output" | sed 's/^ */: /' | tr -cd '\40-\176')"
     fi
   done
