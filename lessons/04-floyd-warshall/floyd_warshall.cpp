@@ -116,46 +116,16 @@ namespace {
 
 bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
 
-struct Input {
-  std::vector<std::int32_t> graph;
-  std::size_t n = 0;
-};
-
-Input load_input(const course::CommandLine& cli, const course::CommonOptions& common, const Step& step) {
-  Input in;
-  if (!common.input.empty()) {
-    for (const char* option : {"n", "density", "max-weight", "parts"})
-      if (cli.given(option))
-        throw course::UsageError(std::string("--") + option + " and --input cannot be combined (the file holds the graph)");
-    course::Array<std::int32_t> a = course::read_single_array<std::int32_t>(common.input);
-    if (a.rows != a.columns)
-      throw course::UsageError(common.input + ": an adjacency matrix must be square, this one is " +
-                               std::to_string(a.rows) + " x " + std::to_string(a.columns));
-    in.n = a.rows;
-    in.graph = std::move(a.values);
-    validate_graph(in.graph, in.n, common.input);
-    return in;
-  }
-  GraphOptions o;
-  o.vertices = cli.given("n") ? cli.size("n") : step.default_vertices;
-  o.density = static_cast<double>(cli.integer("density")) / 1000.0;
-  o.max_weight = static_cast<std::int32_t>(cli.integer("max-weight"));
-  o.parts = static_cast<int>(cli.integer("parts"));
-  o.seed = common.seed;
-  if (static_cast<double>(o.max_weight) * (o.vertices - 1) >= kNoEdge)
-    throw course::UsageError("--max-weight " + std::to_string(o.max_weight) + " is too large for " +
-                             std::to_string(o.vertices) + " vertices: a path could reach the no-edge value");
-  in.n = o.vertices;
-  in.graph = make_graph(o);
-  return in;
+// Whether --check (`how`) compares every distance, or only sampled rows.
+bool checks_every_distance(std::size_t n, const std::string& how) {
+  return how == "full" || (how == "auto" && n <= 4096);
 }
 
 // The check: every distance against the CPU reference, or (for large n, where the reference takes
 // minutes) sampled rows recomputed independently by Dijkstra's algorithm.
 course::Verdict check(const std::vector<std::int32_t>& graph, std::size_t n, const std::vector<std::int32_t>& got,
                       const std::string& how) {
-  const bool full = how == "full" || (how == "auto" && n <= 4096);
-  if (full) {
+  if (checks_every_distance(n, how)) {
     const std::vector<std::int32_t> expected = reference_distances(graph, n);
     return course::compare_exact(got.data(), expected.data(), n * n);
   }
@@ -176,6 +146,110 @@ course::Verdict check(const std::vector<std::int32_t>& graph, std::size_t n, con
   return overall;
 }
 
+// Checks the distances, prints the report and writes --output.
+int report(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Options& options) {
+  const std::size_t n = in.n;
+  const course::Verdict v = check(in.graph, n, dist, options.check);
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  const bool sampled = !checks_every_distance(n, options.check);
+  m.detail = v.describe(n) + (sampled ? " [" + std::to_string(v.checked / n) + " rows checked by Dijkstra]" : "");
+  course::print_measurement(std::cout, m, options.common.format);
+  if (!options.common.output.empty()) {
+    course::BinaryWriter out(options.common.output);
+    out.write(dist.data(), n, n);
+    out.close();
+  }
+  return v.pass ? course::kExitPass : course::kExitFail;
+}
+
+int run_cpu_step(const Step& step, const Input& in, const Options& options) {
+  const std::size_t n = in.n;
+  course::Measurement m = describe(step, n);
+  std::vector<std::int32_t> dist(n * n);
+  m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
+  m.time = course::time_cpu([&] { step.run_cpu(in.graph.data(), dist.data(), n); }, options.common.timing,
+                            [&] { std::fill(dist.begin(), dist.end(), -1); });
+  return report(m, in, dist, options);
+}
+
+int run_gpu_step(const Step& step, const Input& in, const Options& options) {
+  const std::size_t n = in.n;
+  course::Measurement m = describe(step, n);
+  const LaunchPlan plan = step.plan(n, course::query_device(), options.requested);
+  course::DeviceBuffer<std::int32_t> d_graph(n * n, "graph");
+  course::DeviceBuffer<std::int32_t> d_dist(n * n, "distances");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  d_graph.upload(in.graph);
+  course::Stream stream;
+  m.time = course::time_gpu(
+      [&](cudaStream_t s) { step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), s); },
+      options.common.timing, stream.get(), [&](cudaStream_t s) { d_dist.poison(s); });
+  std::vector<std::int32_t> dist(n * n);
+  d_dist.download(dist.data(), n * n);  // the last timed run's answer
+  return report_gpu(m, in, dist, options);
+}
+
+}  // namespace
+
+bool parse_options(int argc, char** argv, const Step& step, Options& options) {
+  options.program = course::program_name(argv[0]);
+  course::CommandLine cli(options.program, std::string("Lesson 04, step ") + step.number + ": Floyd-Warshall, " +
+                                               step.title + ". All-pairs shortest paths of a seeded random graph.");
+  cli.add_size("n", step.default_vertices, "number of vertices", 1, 46340);  // n^2 ints must index in 31 bits
+  cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
+  cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
+  cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
+  cli.add_text("check", "auto", "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
+                                "(full up to n = 4096)", "HOW");
+  cli.add_common_options(is_gpu(step) ? 10 : 2);
+  if (is_gpu(step)) {
+    cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+    cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
+  }
+  if (!cli.parse(argc, argv)) return false;
+  options.check = cli.text("check");
+  if (options.check != "auto" && options.check != "full" && options.check != "sample")
+    throw course::UsageError("--check: '" + options.check + "' is not one of full, sample, auto");
+  options.common = cli.common();
+  if (!is_gpu(step) && !cli.given("warmup")) options.common.timing.warmup = 0;  // one long CPU run needs no warm-up
+  if (!options.common.input.empty())
+    for (const char* option : {"n", "density", "max-weight", "parts"})
+      if (cli.given(option))
+        throw course::UsageError(std::string("--") + option + " and --input cannot be combined (the file holds the graph)");
+  options.graph.vertices = cli.given("n") ? cli.size("n") : step.default_vertices;
+  options.graph.density = static_cast<double>(cli.integer("density")) / 1000.0;
+  options.graph.max_weight = static_cast<std::int32_t>(cli.integer("max-weight"));
+  options.graph.parts = static_cast<int>(cli.integer("parts"));
+  options.graph.seed = options.common.seed;
+  if (is_gpu(step)) {
+    options.requested.threads = static_cast<int>(cli.integer("threads"));
+    options.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  return true;
+}
+
+Input load_input(const Options& options) {
+  Input in;
+  const std::string& file = options.common.input;
+  if (!file.empty()) {
+    course::Array<std::int32_t> a = course::read_single_array<std::int32_t>(file);
+    if (a.rows != a.columns)
+      throw course::UsageError(file + ": an adjacency matrix must be square, this one is " + std::to_string(a.rows) +
+                               " x " + std::to_string(a.columns));
+    in.n = a.rows;
+    in.graph = std::move(a.values);
+    validate_graph(in.graph, in.n, file);
+    return in;
+  }
+  const GraphOptions& o = options.graph;
+  if (static_cast<double>(o.max_weight) * (o.vertices - 1) >= kNoEdge)
+    throw course::UsageError("--max-weight " + std::to_string(o.max_weight) + " is too large for " +
+                             std::to_string(o.vertices) + " vertices: a path could reach the no-edge value");
+  in.n = o.vertices;
+  in.graph = make_graph(o);
+  return in;
+}
+
 course::Measurement describe(const Step& step, std::size_t n) {
   course::Measurement m;
   m.lesson = "04";
@@ -190,21 +264,14 @@ course::Measurement describe(const Step& step, std::size_t n) {
   return m;
 }
 
-int report(course::Measurement m, const course::Verdict& v, std::size_t n, const std::string& how,
-           const course::CommonOptions& common, const std::vector<std::int32_t>& dist) {
-  m.verdict = v.pass ? "PASS" : "FAIL";
-  const bool sampled = !(how == "full" || (how == "auto" && n <= 4096));
-  m.detail = v.describe(n) + (sampled ? " [" + std::to_string(v.checked / n) + " rows checked by Dijkstra]" : "");
-  course::print_measurement(std::cout, m, common.format);
-  if (!common.output.empty()) {
-    course::BinaryWriter out(common.output);
-    out.write(dist.data(), n, n);
-    out.close();
-  }
-  return v.pass ? course::kExitPass : course::kExitFail;
+int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Options& options) {
+  const course::DeviceFacts device = course::query_device();
+  m.device = device.name;
+  m.ceiling = device.peak_int32_gops();
+  m.ceiling_name = "integer issue rate (one add-min per lane per clock)";
+  m.compute_ceiling = m.ceiling;
+  return report(m, in, dist, options);
 }
-
-}  // namespace
 
 std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::int32_t>& graph, std::size_t n,
                                        const LaunchPlan& requested) {
@@ -223,60 +290,17 @@ std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::
 int step_main(int argc, char** argv, const Step& step) {
   const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
-    course::CommandLine cli(program, std::string("Lesson 04, step ") + step.number + ": Floyd-Warshall, " +
-                                         step.title + ". All-pairs shortest paths of a seeded random graph.");
-    cli.add_size("n", step.default_vertices, "number of vertices", 1, 46340);  // n^2 ints must index in 31 bits
-    cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
-    cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
-    cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
-    cli.add_text("check", "auto", "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
-                                  "(full up to n = 4096)", "HOW");
-    cli.add_common_options(is_gpu(step) ? 10 : 2);
-    if (is_gpu(step)) {
-      cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
-      cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
-    }
-    if (!cli.parse(argc, argv)) return course::kExitPass;
-    const std::string how = cli.text("check");
-    if (how != "auto" && how != "full" && how != "sample")
-      throw course::UsageError("--check: '" + how + "' is not one of full, sample, auto");
-    course::CommonOptions common = cli.common();
-    if (!is_gpu(step) && !cli.given("warmup")) common.timing.warmup = 0;  // one long CPU run needs no warm-up
+    Options options;
+    if (!parse_options(argc, argv, step, options)) return course::kExitPass;  // --help
     std::string why;
-    if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, cli.given("n") ? cli.size("n") : step.default_vertices), why,
-                                    common.format);
-    const Input in = load_input(cli, common, step);
-    const std::size_t n = in.n;
-    course::Measurement m = describe(step, n);
-    std::vector<std::int32_t> dist(n * n);
-
-    if (!is_gpu(step)) {
-      m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
-      m.time = course::time_cpu([&] { step.run_cpu(in.graph.data(), dist.data(), n); }, common.timing,
-                                [&] { std::fill(dist.begin(), dist.end(), -1); });
-      return report(m, check(in.graph, n, dist, how), n, how, common, dist);
-    }
-    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, common.format);
-    const course::DeviceFacts device = course::query_device();
-    LaunchPlan requested;
-    requested.threads = static_cast<int>(cli.integer("threads"));
-    requested.blocks = static_cast<int>(cli.integer("blocks"));
-    const LaunchPlan plan = step.plan(n, device, requested);
-    course::DeviceBuffer<std::int32_t> d_graph(n * n, "graph");
-    course::DeviceBuffer<std::int32_t> d_dist(n * n, "distances");
-    course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
-    d_graph.upload(in.graph);
-    course::Stream stream;
-    m.time = course::time_gpu(
-        [&](cudaStream_t s) { step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), s); },
-        common.timing, stream.get(), [&](cudaStream_t s) { d_dist.poison(s); });
-    d_dist.download(dist.data(), n * n);  // the last timed run's answer
-    m.device = device.name;
-    m.ceiling = device.peak_int32_gops();
-    m.ceiling_name = "integer issue rate (one add-min per lane per clock)";
-    m.compute_ceiling = m.ceiling;
-    return report(m, check(in.graph, n, dist, how), n, how, common, dist);
+    // Without a GPU, skip before making the graph (an --input file is still read, so it is still checked).
+    if (is_gpu(step) && options.common.input.empty() && !course::cuda_device_available(&why))
+      return course::report_skipped(program, describe(step, options.graph.vertices), why, options.common.format);
+    const Input in = load_input(options);
+    if (!is_gpu(step)) return run_cpu_step(step, in, options);
+    if (!course::cuda_device_available(&why))
+      return course::report_skipped(program, describe(step, in.n), why, options.common.format);
+    return run_gpu_step(step, in, options);
   });
 }
 

@@ -3,7 +3,10 @@
 // All-pairs shortest paths on a dense directed graph of n vertices. The graph is an n x n matrix of
 // int32 weights in row-major order: graph[i * n + j] is the weight of the edge i -> j, kNoEdge where
 // there is none, and 0 on the diagonal. Each step turns it into the matrix of shortest distances
-// (kNoEdge where j cannot be reached from i). Every step file defines one `Step`, kThisStep.
+// (kNoEdge where j cannot be reached from i). Every step file defines one `Step`, kThisStep; the
+// lesson's main (step_main.cpp) and its tests take it from there: arguments, graphs, the CPU
+// reference, timing, verification, report. Step 03 has a main of its own, which shows that host side
+// on one page with the pieces below (parse_options, load_input, describe, report_gpu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -14,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "course/cli.h"
 #include "course/device.h"
+#include "course/report.h"
 
 namespace floyd_warshall {
 
@@ -97,6 +102,38 @@ extern const Step kThisStep;
 
 /// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
 int step_main(int argc, char** argv, const Step& step);
+
+/// What a step program was asked to do.
+struct Options {
+  std::string program;           ///< its name, for messages
+  GraphOptions graph;            ///< --n (or the step's default), --density, --max-weight, --parts, --seed
+  std::string check = "auto";    ///< --check: full, sample or auto
+  course::CommonOptions common;  ///< --seed, --reps, --input, --output, --format, ...
+  LaunchPlan requested;          ///< GPU steps: --threads and --blocks (0: the step's choice)
+};
+
+/// Parses the command line of a step program (the lesson's options and the course's common ones).
+/// Returns false when --help was printed; throws course::UsageError on bad input.
+bool parse_options(int argc, char** argv, const Step& step, Options& options);
+
+/// A step's input: the graph (n x n, row-major) and n.
+struct Input {
+  std::vector<std::int32_t> graph;
+  std::size_t n = 0;
+};
+
+/// The input: the graph of --input (square, and checked by validate_graph), or a seeded graph drawn
+/// with options.graph. Throws course::UsageError for a bad file or weights too large for n.
+Input load_input(const Options& options);
+
+/// The measurement's description (step, size, add-mins, least traffic), before it is timed.
+course::Measurement describe(const Step& step, std::size_t n);
+
+/// Finishes a GPU step's measurement: checks `dist` exactly (against the CPU reference, or rows by
+/// Dijkstra, as --check says), adds the GPU and its integer ceiling, prints the report and writes
+/// --output. Returns the program's exit code (0 only on PASS).
+int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist,
+               const Options& options);
 
 /// Runs a GPU step once on `graph` and returns the distances (the output poisoned first). Used by the
 /// tests. Throws course::CudaError on any CUDA failure.

@@ -1,4 +1,5 @@
-// The main of every lesson 04 step program: the step itself is kThisStep, defined in the step's file.
+// The main of lesson 04's step programs except step 03 (which has its own, to show the host side): the
+// step itself is kThisStep, defined in the step's file.
 #include "floyd_warshall.h"
 
 int main(int argc, char** argv) { return floyd_warshall::step_main(argc, argv, floyd_warshall::kThisStep); }

@@ -12,7 +12,24 @@
 // What it costs: besides the uncoalesced first kernel, only M threads in the first kernel and N in the
 // second: at 16384, about 500 warps for a GPU that holds 8448 at once.
 //
-// Launch: 256 threads per block (or --threads, whole warps); blocks to cover M, then N.
+// This file is also the lesson's one full page of host code: its own main reads the options, makes
+// the problem, allocates device memory (A, v, C and the intermediate B), copies A and v over, launches
+// the two kernels (timed), copies C back and checks it. The later steps leave that to the lesson's
+// driver (matvec.cpp, step_main.cpp), which does the same with owning buffers and a stream of its own.
+//
+// Launch: 256 threads per block (or --threads, whole warps); blocks to cover M, then N. --blocks is
+// ignored.
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "course/buffers.h"
+#include "course/check.h"
+#include "course/device.h"
+#include "course/launch.h"
+#include "course/program.h"
+#include "course/timing.h"
 #include "matvec.h"
 #include "matvec_device.cuh"
 
@@ -20,6 +37,7 @@ namespace {
 
 using matvec::LaunchPlan;
 
+// Thread i computes B_i = row i of A times v.
 __global__ void thread_per_row(const float* a, const float* v, float* b, std::size_t rows, std::size_t columns) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= rows) return;
@@ -28,6 +46,7 @@ __global__ void thread_per_row(const float* a, const float* v, float* b, std::si
   b[i] = sum;
 }
 
+// Thread j computes C_j = column j of A times B.
 __global__ void thread_per_column(const float* a, const float* b, float* c, std::size_t rows, std::size_t columns) {
   const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (j >= columns) return;
@@ -43,6 +62,7 @@ LaunchPlan plan(std::size_t rows, std::size_t, const course::DeviceFacts&, const
   return p;
 }
 
+// One run: B = A v, then C = A^T B; `scratch` holds B (M floats).
 void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
          void* scratch, cudaStream_t stream) {
   float* b = static_cast<float*>(scratch);
@@ -56,4 +76,53 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 
 }  // namespace
 
+// The step as the lesson's tests see it.
 const matvec::Step matvec::kThisStep = {"03", "naive GPU, one thread per output", "gpu", nullptr, plan, run, 2};
+
+int main(int argc, char** argv) {
+  const std::string program = course::program_name(argv[0]);
+  return course::run_program(program.c_str(), [&]() -> int {
+    matvec::Options options;
+    if (!matvec::parse_options(argc, argv, matvec::kThisStep, options)) return course::kExitPass;  // --help
+    std::string why;
+    if (options.common.input.empty() && !course::cuda_device_available(&why))
+      return course::report_skipped(program, matvec::describe(matvec::kThisStep, options.rows, options.columns),
+                                    why, options.common.format);
+    const matvec::Problem problem = matvec::load_problem(options);  // --input, or seeded A and v
+    const std::size_t rows = problem.rows, columns = problem.columns;
+    course::Measurement m = matvec::describe(matvec::kThisStep, rows, columns);
+    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, options.common.format);
+
+    // Device memory for A, v, C and B. Asking first turns a matrix that cannot fit into one clear
+    // line (exit code 2) rather than a failed cudaMalloc.
+    const std::size_t a_bytes = rows * columns * sizeof(float), vector_bytes = columns * sizeof(float);
+    const std::size_t b_bytes = rows * sizeof(float);
+    course::ensure_device_memory(a_bytes + 2 * vector_bytes + b_bytes, "A, v, C and B");
+    float *d_a = nullptr, *d_v = nullptr, *d_c = nullptr, *d_b = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
+    CUDA_CHECK(cudaMalloc(&d_v, vector_bytes));
+    CUDA_CHECK(cudaMalloc(&d_c, vector_bytes));
+    CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
+    CUDA_CHECK(cudaMemcpy(d_a, problem.a.data(), a_bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_v, problem.v.data(), vector_bytes, cudaMemcpyHostToDevice));
+
+    const LaunchPlan launch = plan(rows, columns, course::query_device(), options.requested);
+
+    // Warm-up runs, then --reps timed runs, each between two CUDA events; before each, every byte of C
+    // is set to 0xFF (NaN), so an element that a run forgot to write cannot pass. Everything goes into
+    // the default stream, which also orders the runs after the copies above.
+    cudaStream_t stream = nullptr;
+    m.time = course::time_gpu([&](cudaStream_t s) { run(d_a, d_v, d_c, rows, columns, launch, d_b, s); },
+                              options.common.timing, stream,
+                              [&](cudaStream_t s) { CUDA_CHECK(cudaMemsetAsync(d_c, 0xFF, vector_bytes, s)); });
+
+    std::vector<float> c(columns);
+    CUDA_CHECK(cudaMemcpy(c.data(), d_c, vector_bytes, cudaMemcpyDeviceToHost));  // waits for the last run
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_v));
+    CUDA_CHECK(cudaFree(d_c));
+    CUDA_CHECK(cudaFree(d_b));
+    // Check against the double-precision reference within the lesson's tolerance, print, --output.
+    return matvec::report_gpu(m, problem, c, options);
+  });
+}

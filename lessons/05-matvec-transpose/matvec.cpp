@@ -95,6 +95,45 @@ namespace {
 
 bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
 
+int report(course::Measurement m, const Problem& p, const std::vector<float>& c, const course::CommonOptions& common) {
+  const std::vector<double> expected = reference(p);
+  const course::Verdict v = course::compare_close(c.data(), expected.data(), p.columns, tolerance(p, expected));
+  m.verdict = v.pass ? "PASS" : "FAIL";
+  m.detail = v.describe();
+  course::print_measurement(std::cout, m, common.format);
+  if (!common.output.empty()) course::write_single_vector(common.output, c);
+  return v.pass ? course::kExitPass : course::kExitFail;
+}
+
+int run_cpu_step(const Step& step, const Problem& p, const course::CommonOptions& common) {
+  course::Measurement m = describe(step, p.rows, p.columns);
+  std::vector<float> c(p.columns);
+  m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
+  m.time = course::time_cpu([&] { step.run_cpu(p.a.data(), p.v.data(), c.data(), p.rows, p.columns); },
+                            common.timing, [&] { std::fill(c.begin(), c.end(), NAN); });
+  return report(m, p, c, common);
+}
+
+int run_gpu_step(const Step& step, const Problem& p, const Options& options) {
+  course::Measurement m = describe(step, p.rows, p.columns);
+  const LaunchPlan plan = step.plan(p.rows, p.columns, course::query_device(), options.requested);
+  course::DeviceBuffer<float> d_a(p.a.size(), "matrix A"), d_v(p.columns, "vector v"), d_c(p.columns, "vector C");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  d_a.upload(p.a);
+  d_v.upload(p.v);
+  course::Stream stream;
+  m.time = course::time_gpu(
+      [&](cudaStream_t s) {
+        step.run_gpu(d_a.data(), d_v.data(), d_c.data(), p.rows, p.columns, plan, scratch.data(), s);
+      },
+      options.common.timing, stream.get(), [&](cudaStream_t s) { d_c.poison(s); });
+  std::vector<float> c(p.columns);
+  d_c.download(c.data(), p.columns);
+  return report_gpu(m, p, c, options);
+}
+
+}  // namespace
+
 course::Measurement describe(const Step& step, std::size_t m, std::size_t n) {
   course::Measurement r;
   r.lesson = "05";
@@ -110,17 +149,23 @@ course::Measurement describe(const Step& step, std::size_t m, std::size_t n) {
   return r;
 }
 
-int report(course::Measurement m, const Problem& p, const std::vector<float>& c, const course::CommonOptions& common) {
-  const std::vector<double> expected = reference(p);
-  const course::Verdict v = course::compare_close(c.data(), expected.data(), p.columns, tolerance(p, expected));
-  m.verdict = v.pass ? "PASS" : "FAIL";
-  m.detail = v.describe();
-  course::print_measurement(std::cout, m, common.format);
-  if (!common.output.empty()) course::write_single_vector(common.output, c);
-  return v.pass ? course::kExitPass : course::kExitFail;
+Problem load_problem(const Options& options) {
+  if (!options.common.input.empty()) return read_problem(options.common.input);
+  if (static_cast<double>(options.rows) * options.columns > 4294967295.0)
+    throw course::UsageError("--m x --n is more than 2^32 - 1 elements, beyond what the course's files hold");
+  return make_problem(options.rows, options.columns, options.common.seed);
 }
 
-}  // namespace
+int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Options& options) {
+  const course::DeviceFacts device = course::query_device();
+  m.device = device.name;
+  // The products read A and write only C: their ceiling is the read-only stream.
+  m.ceiling = options.common.read_bandwidth_gbs > 0 ? options.common.read_bandwidth_gbs
+                                                    : course::measure_read_bandwidth_gbs();
+  m.ceiling_name = "read bandwidth";
+  m.compute_ceiling = device.fp32_instruction_rate_gops();  // one multiply-add per lane per clock
+  return report(m, p, c, options.common);
+}
 
 std::vector<float> run_gpu_once(const Step& step, const Problem& p, const LaunchPlan& requested) {
   const course::DeviceFacts device = course::query_device();
@@ -135,61 +180,45 @@ std::vector<float> run_gpu_once(const Step& step, const Problem& p, const Launch
   return c.to_host();
 }
 
+bool parse_options(int argc, char** argv, const Step& step, Options& options) {
+  options.program = course::program_name(argv[0]);
+  course::CommandLine cli(options.program, std::string("Lesson 05, step ") + step.number + ": C = A^T (A v), " +
+                                               step.title + ". A is M x N, v has N elements, both from (-1, 1).");
+  cli.add_size("m", kDefaultRows, "rows of A", 1, 4294967295ull);
+  cli.add_size("n", kDefaultColumns, "columns of A (and elements of v)", 1, 4294967295ull);
+  cli.add_common_options(is_gpu(step) ? 20 : 3);
+  if (is_gpu(step)) {
+    cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+    cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
+  }
+  if (!cli.parse(argc, argv)) return false;
+  options.common = cli.common();
+  options.rows = cli.size("m");
+  options.columns = cli.size("n");
+  if (!options.common.input.empty() && (cli.given("m") || cli.given("n")))
+    throw course::UsageError("--m/--n and --input cannot be combined (the file sets the size)");
+  if (is_gpu(step)) {
+    options.requested.threads = static_cast<int>(cli.integer("threads"));
+    options.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  return true;
+}
+
 int step_main(int argc, char** argv, const Step& step) {
   const std::string program = course::program_name(argv[0]);
   return course::run_program(program.c_str(), [&]() -> int {
-    course::CommandLine cli(program, std::string("Lesson 05, step ") + step.number + ": C = A^T (A v), " +
-                                         step.title + ". A is M x N, v has N elements, both from (-1, 1).");
-    cli.add_size("m", kDefaultRows, "rows of A", 1, 4294967295ull);
-    cli.add_size("n", kDefaultColumns, "columns of A (and elements of v)", 1, 4294967295ull);
-    cli.add_common_options(is_gpu(step) ? 20 : 3);
-    if (is_gpu(step)) {
-      cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
-      cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
-    }
-    if (!cli.parse(argc, argv)) return course::kExitPass;
-    const course::CommonOptions common = cli.common();
-    if (!common.input.empty() && (cli.given("m") || cli.given("n")))
-      throw course::UsageError("--m/--n and --input cannot be combined (the file sets the size)");
+    Options options;
+    if (!parse_options(argc, argv, step, options)) return course::kExitPass;  // --help
     std::string why;
-    if (is_gpu(step) && common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, cli.size("m"), cli.size("n")), why, common.format);
-    if (common.input.empty() && static_cast<double>(cli.size("m")) * cli.size("n") > 4294967295.0)
-      throw course::UsageError("--m x --n is more than 2^32 - 1 elements, beyond what the course's files hold");
-    const Problem p = common.input.empty() ? make_problem(cli.size("m"), cli.size("n"), common.seed)
-                                           : read_problem(common.input);
-    course::Measurement m = describe(step, p.rows, p.columns);
-    std::vector<float> c(p.columns);
-
-    if (!is_gpu(step)) {
-      m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
-      m.time = course::time_cpu([&] { step.run_cpu(p.a.data(), p.v.data(), c.data(), p.rows, p.columns); },
-                                common.timing, [&] { std::fill(c.begin(), c.end(), NAN); });
-      return report(m, p, c, common);
-    }
-    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, common.format);
-    const course::DeviceFacts device = course::query_device();
-    LaunchPlan requested;
-    requested.threads = static_cast<int>(cli.integer("threads"));
-    requested.blocks = static_cast<int>(cli.integer("blocks"));
-    const LaunchPlan plan = step.plan(p.rows, p.columns, device, requested);
-    course::DeviceBuffer<float> d_a(p.a.size(), "matrix A"), d_v(p.columns, "vector v"), d_c(p.columns, "vector C");
-    course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
-    d_a.upload(p.a);
-    d_v.upload(p.v);
-    course::Stream stream;
-    m.time = course::time_gpu(
-        [&](cudaStream_t s) {
-          step.run_gpu(d_a.data(), d_v.data(), d_c.data(), p.rows, p.columns, plan, scratch.data(), s);
-        },
-        common.timing, stream.get(), [&](cudaStream_t s) { d_c.poison(s); });
-    d_c.download(c.data(), p.columns);
-    m.device = device.name;
-    // The products read A and write only C: their ceiling is the read-only stream.
-    m.ceiling = common.read_bandwidth_gbs > 0 ? common.read_bandwidth_gbs : course::measure_read_bandwidth_gbs();
-    m.ceiling_name = "read bandwidth";
-    m.compute_ceiling = device.fp32_instruction_rate_gops();  // one multiply-add per lane per clock
-    return report(m, p, c, common);
+    // Without a GPU, skip before making the problem (an --input file is still read, so it is still checked).
+    if (is_gpu(step) && options.common.input.empty() && !course::cuda_device_available(&why))
+      return course::report_skipped(program, describe(step, options.rows, options.columns), why,
+                                    options.common.format);
+    const Problem p = load_problem(options);
+    if (!is_gpu(step)) return run_cpu_step(step, p, options.common);
+    if (!course::cuda_device_available(&why))
+      return course::report_skipped(program, describe(step, p.rows, p.columns), why, options.common.format);
+    return run_gpu_step(step, p, options);
   });
 }
 

@@ -2,7 +2,10 @@
 //
 // A is an M x N matrix of floats in row-major order, v a vector of N floats. Each step computes
 // B = A v (M floats), then C = A^T B (N floats), without ever forming A^T: the second product reads
-// A with transposed indexing. Every step file defines one `Step`, kThisStep.
+// A with transposed indexing. Every step file defines one `Step`, kThisStep. The lesson's main
+// (step_main.cpp) and its tests take it from there: arguments, the problem, the reference, timing,
+// verification, report. Step 03 has a main of its own, which shows that host side on one page with
+// the pieces below (parse_options, load_problem, describe, report_gpu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "course/cli.h"
 #include "course/device.h"
+#include "course/report.h"
 #include "course/verify.h"
 
 namespace matvec {
@@ -92,6 +97,31 @@ extern const Step kThisStep;
 
 /// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
 int step_main(int argc, char** argv, const Step& step);
+
+/// What a step program was asked to do.
+struct Options {
+  std::string program;                    ///< its name, for messages
+  std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
+  std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
+  course::CommonOptions common;           ///< --seed, --reps, --input, --output, --format, ...
+  LaunchPlan requested;                   ///< --threads and --blocks (0: the step's choice)
+};
+
+/// Parses the command line of a step program (the lesson's options and the course's common ones).
+/// Returns false when --help was printed; throws course::UsageError on bad input.
+bool parse_options(int argc, char** argv, const Step& step, Options& options);
+
+/// The problem: read from --input, or made with make_problem() from --m, --n and --seed. Throws
+/// course::UsageError when M x N is more than the course's files hold (2^32 - 1 elements).
+Problem load_problem(const Options& options);
+
+/// The measurement's description (step, size, bytes read and written, operations), before it is timed.
+course::Measurement describe(const Step& step, std::size_t rows, std::size_t columns);
+
+/// Finishes a GPU step's measurement: adds the GPU and the ceilings, checks `c` against the reference
+/// within tolerance(), prints the report and writes --output. Returns the program's exit code (0 only
+/// on PASS).
+int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Options& options);
 
 /// Runs a GPU step once (output poisoned first) and returns C. Used by the tests.
 std::vector<float> run_gpu_once(const Step& step, const Problem& p, const LaunchPlan& requested = {});
