@@ -2,8 +2,9 @@
 //
 // What changed: no atomics and no separate start-up launch. Each block of the persistent grid writes
 // its maximum to its own slot of a scratch array; then the whole grid waits at grid.sync(), the barrier
-// of a cooperative launch; then block 0 reduces the slots and writes the answer. One launch does it
-// all, and the answer never depends on the order in which atomics land.
+// of a cooperative launch; then block 0 reduces the slots and writes the answer (the kernel is in
+// 08_grid_sync_single_pass.cuh, which step08_finishes_compared.cu times beside other ways to finish).
+// One launch does it all, and the answer never depends on the order in which atomics land.
 //
 // Why a grid barrier needs a cooperative launch: a barrier over all blocks only returns if every block
 // is running at the same time. In an ordinary launch the GPU may hold some blocks back until others
@@ -16,30 +17,16 @@
 // does the final reduction alone, while the rest of the GPU idles.
 //
 // Launch: as step 07 (512 threads, SMs x resident blocks); --blocks may not exceed what fits at once.
-#include <cooperative_groups.h>
-
 #include "course/launch.h"
 #include "course/check.h"
 #include "max_reduction.h"
-#include "06_warp_shuffle.cuh"
-#include "07_persistent_vector_loads.cuh"
+#include "08_grid_sync_single_pass.cuh"
 #include "max_reduction_device.cuh"
 
 namespace {
 
 using max_reduction::LaunchPlan;
-namespace cg = cooperative_groups;
-
-__global__ void grid_synchronized_max(const float* values, std::size_t n, float* block_maxima, float* result) {
-  const float best = max_reduction::block_max(max_reduction::thread_max_vectorized(values, n));
-  if (threadIdx.x == 0) block_maxima[blockIdx.x] = best;
-  cg::this_grid().sync();  // every block's maximum is now in block_maxima
-  if (blockIdx.x != 0) return;
-  float partial = max_reduction::kLowest;
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) partial = fmaxf(partial, block_maxima[b]);
-  const float total = max_reduction::block_max(partial);
-  if (threadIdx.x == 0) *result = total;
-}
+using max_reduction::grid_synchronized_max;
 
 LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
@@ -52,10 +39,8 @@ LaunchPlan plan(std::size_t, const course::DeviceFacts& device, const LaunchPlan
 
 void run(const float* values, std::size_t n, float* result, const LaunchPlan& p, void* scratch,
          cudaStream_t stream) {
-  float* block_maxima = static_cast<float*>(scratch);
-  void* arguments[] = {&values, &n, &block_maxima, &result};
-  CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_synchronized_max), dim3(p.blocks),
-                                         dim3(p.threads), arguments, 0, stream));
+  max_reduction::launch_grid_synchronized_max(values, n, static_cast<float*>(scratch), result, p.blocks, p.threads,
+                                              stream);
 }
 
 }  // namespace

@@ -3,8 +3,9 @@
 // CUB is the CUDA toolkit's library of tuned parallel primitives; its device-wide reduction is what a
 // production code would call. It is here as the yardstick: the best hand-written step should match it.
 // CUB works in two calls: the first, with a null buffer, only reports how much temporary storage it
-// needs (done once, in plan()); the second does the reduction. Its algorithm is the one this lesson
-// builds: vector loads into registers in a grid of blocks, block reductions, and a second small pass.
+// needs (done once, in plan()); the second does the reduction. For an array larger than one tile that
+// is two launches (cub/device/dispatch/dispatch_reduce.cuh): a grid of blocks, each reducing its share
+// with vector loads into registers and writing a partial, then one block over the partials.
 //
 // Launch: CUB chooses; --threads and --blocks are ignored.
 #include <cub/device/device_reduce.cuh>
