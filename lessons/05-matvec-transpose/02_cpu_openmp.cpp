@@ -5,8 +5,9 @@
 // for every row i it adds B_i times its part of row i, so each C_j is summed by one core and no two
 // cores write the same element. Both products still read A in memory order.
 //
-// Why it is faster: step 01 reads the 2 GiB that two passes over A take with one core. Here every core
-// reads its share, several floats per instruction.
+// Why it is faster (11.9x over step 01 in the ladder, with 16 threads; it does not tell the cores' share
+// from the vector instructions'): step 01 reads the 2 GiB that two passes over A take with one core.
+// Here every core reads its share, several floats per instruction.
 //
 // It is the fair CPU baseline: the ladder shows every GPU step's speed-up over it as well as over
 // step 01.
@@ -17,7 +18,7 @@
 
 namespace {
 
-constexpr std::size_t kBand = 512;  // columns per task in A^T B: 2 KB of each row, a few cache lines
+constexpr std::size_t kBand = 512;  // columns per task in A^T B: 2 KB of each row
 
 void a_transpose_a_v_all_cores(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns) {
   std::vector<float> b(rows);

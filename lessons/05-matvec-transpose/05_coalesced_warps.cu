@@ -3,14 +3,17 @@
 //
 // What changed: who reads what. For A v, a whole warp takes one row: lane l reads columns l, l + 32,
 // l + 64, ..., so each load of the warp is 32 neighbouring floats, one 128-byte segment, and the
-// 32 partial sums are added by five __shfl_xor_sync exchanges (warp_sum) instead of through shared
-// memory. For A^T B each thread takes one column over a band of rows, as in step 04 but without the
-// shared-memory tile: B_i is the same for all threads of a block at each step, so it is served from
-// the L1 cache as a broadcast. The two kernels (warp_per_row, column_per_thread) and warp_sum are in
-// 05_coalesced_warps.cuh, because step 06 reuses warp_sum and step 07 falls back to the kernels for
-// matrices too wide for its single pass.
+// 32 partial sums are added by five __shfl_xor_sync exchanges (warp_sum), without shared memory.
+// For A^T B each thread takes one column over a band of rows, as in step 04 but without the
+// shared-memory tile: B_i is the same address for all threads of a warp at each step, so a warp's load
+// of it is one sector (the counters' 2.50 sectors per load is the mean of 4 for A and 1 for B_i). The
+// two kernels (warp_per_row, column_per_thread) and warp_sum are in 05_coalesced_warps.cuh, because
+// steps 06 and 07 reuse warp_sum and step 07 falls back to the kernels for matrices too wide for its
+// single pass.
 //
-// Why it is faster: every load of A is now coalesced, in both products, and there are enough warps:
+// Why it is faster (1.87x over step 04 in the ladder): every load of A is now coalesced, in both
+// products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.5 us
+// against 89.2 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.9 us against 30.5). There are
 // M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM.
 //
 // What it still costs: A is read twice, and each thread issues one 4-byte load at a time.

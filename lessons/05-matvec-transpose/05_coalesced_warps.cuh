@@ -1,6 +1,6 @@
 // Lesson 05, step 05: the coalesced two passes, B = A v with one warp per row and C = A^T B with one
-// thread per column over bands of rows. Step 06 reuses warp_sum; step 07 falls back to the two passes
-// for matrices too wide for its single pass.
+// thread per column over bands of rows. Steps 06 and 07 reuse warp_sum; step 07 falls back to the two
+// passes for matrices too wide for its single pass.
 #pragma once
 
 #include <cuda_runtime.h>

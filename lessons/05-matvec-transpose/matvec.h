@@ -62,14 +62,14 @@ course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& ex
 struct LaunchPlan {
   int threads = 0;                ///< threads per block
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
-  int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06)
+  int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, step 07's fallback)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
 };
 
 /// One rung of the ladder.
 struct Step {
-  const char* number;  ///< "06"
-  const char* title;   ///< "fused single pass"
+  const char* number;  ///< "07"
+  const char* title;   ///< "fused single pass, A read once"
   const char* kind;    ///< "cpu", "gpu" or "library"
 
   /// CPU steps: C (N floats) from A and v.
