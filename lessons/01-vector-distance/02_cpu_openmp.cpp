@@ -5,7 +5,7 @@
 // but the inputs, which are only read, so there is nothing to synchronize.
 //
 // What to expect: at best a speed-up by the number of cores. Each core still streams B once per row
-// of A, so the memory system and the caches decide how close to that it gets.
+// of A; the lesson's README shows how close to that it gets.
 //
 // It runs at 2048 by default (4096 takes too long for a ladder) and is compared with the other steps
 // by rate.

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   int current = 0;
   for (std::size_t x0 = 0; x0 < n; x0 += kDepth) {
     const bool more = x0 + kDepth < n;
-    if (more)  // issued now, waited for only at the store below: the arithmetic hides the latency
+    if (more)  // issued now, waited for only at the store below: the arithmetic runs meanwhile
       register_tiles::load_tiles<T, kVectorLoads>(a, b, m, k, n, row0, col0, x0 + kDepth, a_groups, b_groups);
     register_tiles::add_squared_differences(s[current], sums);
     if (more) register_tiles::store_transposed(s[current ^ 1], a_groups, b_groups);

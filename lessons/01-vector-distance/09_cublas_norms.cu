@@ -3,9 +3,10 @@
 // What changed: step 08's expansion, with the matrix product done by cuBLAS. A small kernel of step
 // 08 computes the norms, another fills C[i][j] with |a_i|^2 + |b_j|^2, and one cublasSgemm adds
 // -2 A B^T to it (beta = 1). This is how distance matrices are usually computed in practice: the
-// pairwise work becomes a matrix product, the most tuned operation there is. The handle is set to
-// CUBLAS_DEFAULT_MATH, so the product runs in FP32 (TF32 tensor cores would be faster and far less
-// accurate); it is made once, outside the timed runs. The code is in 09_cublas_norms.cuh.
+// pairwise work becomes a matrix product, which a library provides. The handle is set to
+// CUBLAS_DEFAULT_MATH, so the product runs in FP32 (TF32 tensor cores would keep 10 bits of each
+// input's mantissa instead of 23); it is made once, outside the timed runs. The code is in
+// 09_cublas_norms.cuh.
 //
 // What to expect: the same computation as step 08, so the same
 // cancellation error on data far from the origin (the accuracy report measures both). float32 only:

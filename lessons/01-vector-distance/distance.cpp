@@ -132,8 +132,8 @@ namespace {
 
 // C in the precision Acc (double for float32 input, 64-bit integers for int32), every term exact or
 // nearly so. B is transposed first, so that the innermost loop runs along a row of C with independent
-// sums (which the compiler vectorizes), and the work goes in blocks of 8 rows x 256 columns whose sums
-// stay in the L1 cache.
+// sums (which the compiler can vectorize), and the work goes in blocks of 8 rows x 256 columns whose
+// sums (16 KB) are meant to stay in the L1 cache.
 template <class Acc, class T>
 std::vector<Acc> exact_distances(const Problem<T>& p) {
   const std::size_t m = p.m, k = p.k, n = p.n;
