@@ -8,9 +8,11 @@
 // (03_shared_scan_then_propagate.cuh): the tiles' totals are scanned by the same kernel, one level up,
 // and a last kernel carries each tile's predecessor into the elements before its first head.
 //
-// Why it is faster: global memory traffic falls from 26 passes over the array to about two (the tile
-// scan reads values and flags and writes the values; propagation rewrites what comes before each
-// tile's first head), and the rounds' traffic stays in shared memory, on the chip.
+// Why it is faster: global memory traffic falls from one pass over the array per round (26 rounds at
+// n = 60 million) to the tile scan's one pass (it reads values and flags and writes the values) plus
+// propagation's rewrite of what comes before each tile's first head, and the rounds' traffic stays in
+// shared memory, on the chip. The README's counters at 2^24 elements: 3675 MB for step 02's 24 rounds,
+// 138 MB for the tile scans and 83.9 MB for propagation here.
 //
 // What it costs: inside the tile, Hillis-Steele still does log2(512) = 9 operations per element where
 // one would do, and every round ends with a barrier. Step 04 cuts the work; step 05 the barriers.

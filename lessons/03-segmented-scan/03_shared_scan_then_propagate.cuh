@@ -10,8 +10,9 @@
 //   3. propagate: in tile b, the elements before its first head continue the segment that was running
 //      at the end of tile b - 1, so they get op(total b - 1, element). Elements after a head are final
 //      already, and are not touched.
-// With segments of about 1000 elements, most tiles have a head near their start and step 3 rewrites
-// few elements; with one giant segment it rewrites every element.
+// How much step 3 rewrites depends on the tile and the segments. With segments of about 1000 elements,
+// the README's counters (2^24 elements) show it moving 83.9 MB with step 03's tiles of 512 and 17.0 MB
+// with step 06's tiles of 4096; with one giant segment it rewrites every element.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -14,11 +14,11 @@
 // handles two elements, so a block of 512 threads scans 1024.
 //
 // Bank conflicts: shared memory is 32 banks of 4-byte words. At the tree's level with stride s, thread
-// t reads word s(2t + 1) - 1: for s = 32 all 32 threads of a warp hit the same bank, and the accesses
-// are served one after another. Padding one word after every 32 (index i is stored at i + i / 32)
-// spreads them over the banks. `--no-padding` runs the same kernel without it; the README shows the
-// conflicts Nsight Compute counts both ways. Flags are kept as 4-byte words in shared memory, so they
-// follow the same pattern as float values.
+// t reads word s(2t + 1) - 1: neighbouring threads are 2s words apart, so 2s threads of a warp hit the
+// same bank (all 32 for s = 16), and the accesses are served one after another. Padding one word after
+// every 32 (index i is stored at i + i / 32) spreads them over the banks. `--no-padding` runs the same
+// kernel without it; the README shows the conflicts Nsight Compute counts both ways. Flags are kept as
+// 4-byte words in shared memory, so they follow the same pattern as float values.
 //
 // What it costs: about 2 log2(tile) barriers per tile (23 for 1024), and at the top of the tree few
 // threads have work.
@@ -51,7 +51,8 @@ __global__ void scan_tiles_work_efficient(const T* values, const std::uint8_t* f
   unsigned* tile_flags = reinterpret_cast<unsigned*>(tile_values + slot<kPadded>(size));
   const std::size_t base = blockIdx.x * static_cast<std::size_t>(size);
 
-  // Each thread loads elements t and t + threads: the block reads the tile in two coalesced sweeps.
+  // Each thread loads elements t and t + threads: the block reads the tile in two sweeps, consecutive
+  // threads at consecutive elements.
   Flagged<T> own[2];
   for (int k = 0; k < 2; ++k) {
     const unsigned e = t + k * threads;

@@ -20,7 +20,8 @@ __device__ inline Flagged<T> shuffle_up(const Flagged<T>& x, unsigned distance) 
 }
 
 /// The inclusive segmented scan of the 32 lanes' pairs, in lane order: five shuffle rounds of
-/// Hillis-Steele, with no shared memory and no barrier (the lanes of a warp move together).
+/// Hillis-Steele, with no shared memory and no barrier (each __shfl_*_sync waits for the lanes its mask
+/// names).
 template <class Op, class T>
 __device__ inline Flagged<T> warp_inclusive_scan(Flagged<T> x) {
   const unsigned lane = threadIdx.x % 32;

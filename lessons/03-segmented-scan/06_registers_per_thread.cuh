@@ -12,7 +12,7 @@
 namespace segscan {
 
 /// The elements of one thread: `kItems` consecutive values in registers, and their head flags as the
-/// bits of one word (bit k: element k starts a segment), which costs one register instead of kItems.
+/// bits of one word (bit k: element k starts a segment): one 32-bit word instead of kItems bytes.
 template <class T, int kItems>
 struct ThreadItems {
   static_assert(kItems <= 32, "one bit per element in a 32-bit word");

@@ -14,7 +14,7 @@
 // values, oldest first. If none of the 32 has its prefix ready, it combines all 32 aggregates and
 // moves 32 tiles further back. Then it publishes its own prefix, and the threads before the tile's
 // first head finish their elements. The other threads need nothing from before the tile: they store
-// their results while warp 0 looks back, so the memory stays busy during the wait.
+// their results while warp 0 looks back, instead of waiting for it.
 //
 // Why a head stops the look-back early: a predecessor with a head publishes its prefix immediately,
 // without waiting for anyone. With segments of about 1000 elements almost every tile of 8192 has a
@@ -40,7 +40,7 @@
 //
 // What it costs: waiting, for the tiles whose first elements need what came before them (the README's
 // table of segment patterns shows how much: least when every element is a head and no tile waits,
-// most with one giant segment, where every tile walks back); and one small memset per run to clear
+// most with one giant segment, where every tile must look back); and one small memset per run to clear
 // the statuses and the counter.
 //
 // Launch: one block per tile, 512 threads per block (or --threads, whole warps, up to what the kernel's
