@@ -2,11 +2,11 @@
 //
 // What changed: nothing but where the loop runs. One thread of one block does all n^3 updates.
 //
-// Why it is here: to see that a GPU is not a fast CPU. A GPU core runs at a lower clock than a CPU
-// core, has no out-of-order execution and waits hundreds of cycles for each memory access that misses
-// the cache; all its speed comes from running tens of thousands of threads at once. One thread is
-// slower than the CPU loop, so this step runs by default at n = 256 (512 times less work than n = 2048)
-// and the table compares rates (operations per second), not times.
+// Why it is here: to see that a GPU is not a fast CPU. One thread runs at 0.01092 Gop/s in the
+// ladder, 0.00842x the CPU loop of step 01; step 04, with n blocks of 256 threads, runs 58909 times
+// faster. The GPU's speed comes from running many threads at once. Because one thread is so slow, this
+// step runs by default at n = 256 (512 times less work than n = 2048) and the table compares rates
+// (operations per second), not times.
 //
 // This file is also the lesson's one full page of host code: its own main reads the options, makes
 // the graph, allocates device memory, copies the graph over, launches (timed), copies the distances

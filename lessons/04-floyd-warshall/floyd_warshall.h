@@ -73,7 +73,7 @@ struct LaunchPlan {
 
 /// One rung of the ladder.
 struct Step {
-  const char* number;  ///< "06"
+  const char* number;  ///< "07"
   const char* title;   ///< "blocked, shared-memory tiles"
   const char* kind;    ///< "cpu" or "gpu"
 
