@@ -196,11 +196,11 @@ function(course_add_exercise)
   file(GLOB lesson_dir RELATIVE ${PROJECT_SOURCE_DIR}/exercises ${PROJECT_SOURCE_DIR}/exercises/${E_LESSON}-*)
   set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
   set(exercise_file ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
-  # Grading one student's work (./course grade-class): their file takes the stub's place, and
-  # nothing of the solution is built.
-  if(COURSE_SUBMISSION AND COURSE_SUBMISSION_EXERCISE STREQUAL "${E_LESSON}_${E_NAME}")
-    set(exercise_file ${COURSE_SUBMISSION})
-    set(solution_file "")
+  # Grading a class (./course grade-class): each student's file is built against the grading test and
+  # benchmark, compiled once for all; nothing of the stub or the solution is built.
+  if(COURSE_SUBMISSIONS AND COURSE_SUBMISSION_EXERCISE STREQUAL "${E_LESSON}_${E_NAME}")
+    _course_add_submissions(${E_LESSON} ${E_NAME} ${E_GRADER} ${E_BENCH} "${E_LIBRARIES}")
+    return()
   endif()
   # A student's copy of the course (./course handout) has no solutions: only the student's side is
   # built, and its grading test is the student's to pass.
@@ -250,6 +250,39 @@ function(course_add_exercise)
                             LABELS stubcheck gpu lesson${E_LESSON} WILL_FAIL)
     endif()
   endif()
+endfunction()
+
+# The targets of ./course grade-class: for the student numbered K in the list COURSE_SUBMISSIONS,
+# submission_K_grade and submission_K_bench, written to bin/students/K/ under the exercise's own
+# program names. The grading test and the benchmark are compiled once, as object libraries.
+function(_course_add_submissions lesson name grader bench libraries)
+  set(base exercise${lesson}_${name})
+  add_library(${base}_grader_objects OBJECT ${grader})
+  target_link_libraries(${base}_grader_objects PUBLIC ${libraries} course_catch_main_gpu)
+  add_library(${base}_bench_objects OBJECT ${bench})
+  target_link_libraries(${base}_bench_objects PUBLIC ${libraries})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COURSE_SUBMISSIONS})
+  file(STRINGS ${COURSE_SUBMISSIONS} entries)
+  foreach(entry IN LISTS entries)
+    if(NOT entry MATCHES "^([0-9]+)\t(.+)$")
+      message(FATAL_ERROR "${COURSE_SUBMISSIONS}: '${entry}' is not 'number<TAB>file'")
+    endif()
+    set(k ${CMAKE_MATCH_1})
+    set(file ${CMAKE_MATCH_2})
+    add_library(submission_${k}_impl OBJECT "${file}")
+    target_link_libraries(submission_${k}_impl PUBLIC ${libraries})
+    foreach(kind IN ITEMS grade bench)
+      if(kind STREQUAL "grade")
+        add_executable(submission_${k}_grade $<TARGET_OBJECTS:${base}_grader_objects>)
+        target_link_libraries(submission_${k}_grade PRIVATE submission_${k}_impl course_catch_main_gpu)
+      else()
+        add_executable(submission_${k}_bench $<TARGET_OBJECTS:${base}_bench_objects>)
+        target_link_libraries(submission_${k}_bench PRIVATE submission_${k}_impl)
+      endif()
+      set_target_properties(submission_${k}_${kind} PROPERTIES OUTPUT_NAME ${base}_${kind}
+                            RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin/students/${k})
+    endforeach()
+  endforeach()
 endfunction()
 
 # Writes build/bin/course_manifest.tsv, the runner's list of lessons, steps and reports, in the order

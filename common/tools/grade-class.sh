@@ -3,9 +3,10 @@
 #                                           [--jobs N] [--time-limit SECONDS]
 # Each folder in SUBMISSIONS is one student's work: the exercise's file NAME.cu at any depth (a lone
 # file, or a whole copy of the course). Each is built against the course's own grading test and
-# benchmark (a student's edited copy of the test is never used), the builds side by side on the CPU's
-# cores; then, one student after another on the GPU, every test case runs alone under a time limit
-# (and compute-sanitizer memcheck with --sanitize), and the benchmark times the kernel. Written to DIR
+# benchmark (a student's edited copy of the test is never used), all in one build tree where what they
+# share is compiled once and the students' files side by side on the CPU's cores; then, one student
+# after another on the GPU, every test case runs alone under a time limit (and compute-sanitizer
+# memcheck with --sanitize), and the benchmark times the kernel. Written to DIR
 # (default grades/NN-NAME): gradebook.csv (a row per student), feedback/STUDENT.txt, leaderboard.csv.
 # Points per test case come from exercises/NN-*/NAME.points ("case name = points"), 1 each otherwise.
 # Exit codes: 0 graded, 2 bad arguments, 77 no GPU (builds checked, nothing run).
@@ -14,25 +15,6 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
-
-# --- one student's build, run by xargs beside the others --------------------------------------------
-if [ "${1:-}" = "--build-one" ]; then
-  lesson=$2 name=$3 file=$5 bdir=$6  # $4, the student, names the build folder
-  generator=()
-  command -v ninja >/dev/null && generator=(-G Ninja)
-  read -r -a extra <<<"${COURSE_CMAKE_ARGS:-}"
-  if ! cmake -S "$root" -B "$bdir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURSE_LESSONS="$lesson" \
-    -DCOURSE_SUBMISSION="$file" -DCOURSE_SUBMISSION_EXERCISE="${lesson}_${name}" -DCOURSE_CHECK_STUBS=OFF \
-    "${extra[@]}" >"$bdir.log" 2>&1; then
-    echo "configure failed" >"$bdir.status"  # the grading machine's fault, not the student's
-  elif cmake --build "$bdir" -j 1 --target "exercise${lesson}_${name}_grade" "exercise${lesson}_${name}_bench" \
-    >>"$bdir.log" 2>&1; then
-    echo built >"$bdir.status"
-  else
-    echo "compile error" >"$bdir.status"
-  fi
-  exit 0
-fi
 
 [ $# -ge 3 ] || die "usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--sanitize] [--jobs N] [--time-limit S]"
 lesson=$1 name=$2 submissions=$3
@@ -61,27 +43,63 @@ points_file="${stub%.cu}.points"
 mapfile -t students < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | LC_ALL=C sort)
 [ ${#students[@]} -gt 0 ] || die "$submissions holds no student folders"
 
-# --- 1. find each student's file; build them side by side ------------------------------------------
-declare -A file_of build_of
+# --- 1. find each student's file; build them all in one tree ---------------------------------------
+# One CMake tree holds every submission (COURSE_SUBMISSIONS): the course's libraries, the grading test
+# and the benchmark are compiled once, then each student's file, side by side on the CPU's cores. A
+# submission that does not compile is built again alone, for its own compiler messages.
+declare -A file_of build_of odd_path_of
+builds=$out/builds
+rm -rf "$builds"
+mkdir -p "$builds"
+list=$builds/submissions.tsv
+: >"$list"
+number=0
 for student in "${students[@]}"; do
   dir=$submissions/$student
   # The exercise's file: inside a copy of the course's exercises/ if there is one, else anywhere.
   found=$(find "$dir" -type f -name "$name.cu" -path "*/exercises/*" | LC_ALL=C sort | head -1)
   [ -n "$found" ] || found=$(find "$dir" -type f -name "$name.cu" | LC_ALL=C sort | head -1)
   file_of[$student]=$found
-  build_of[$student]=$out/builds/$student
-  rm -rf "$out/builds/$student" "$out/builds/$student.status" "$out/builds/$student.log"
+  [ -n "$found" ] || continue
+  if [[ $found == *[$'\n\t;']* ]]; then  # a path CMake cannot take
+    file_of[$student]="" odd_path_of[$student]=1
+    continue
+  fi
+  number=$((number + 1))
+  build_of[$student]=$number
+  printf '%s\t%s\n' "$number" "$found" >>"$list"
 done
-say "building ${#students[@]} submissions, $jobs at a time"
+tree=$builds/class
+generator=() keep_going=(-k)
+command -v ninja >/dev/null && generator=(-G Ninja) keep_going=(-k 0)
+read -r -a extra <<<"${COURSE_CMAKE_ARGS:-}"
+SECONDS=0
+say "building $number submissions, $jobs jobs at a time"
+cmake -S "$root" -B "$tree" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURSE_LESSONS="$lesson" \
+  -DCOURSE_SUBMISSIONS="$list" -DCOURSE_SUBMISSION_EXERCISE="${lesson}_${name}" -DCOURSE_CHECK_STUBS=OFF \
+  "${extra[@]}" >"$builds/configure.log" 2>&1 ||
+  { tail -5 "$builds/configure.log" >&2; die "configuring the class's build failed, which is the grading machine's problem (log: $builds/configure.log)"; }
+base=exercise${lesson}_${name}
+# What every submission shares: a failure here is the course's, not a student's.
+cmake --build "$tree" -j "$jobs" --target "${base}_grader_objects" "${base}_bench_objects" course_catch_main_gpu \
+  >"$builds/shared.log" 2>&1 || { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
+targets=()
+for ((k = 1; k <= number; k++)); do targets+=("submission_${k}_grade" "submission_${k}_bench"); done
+[ $number -eq 0 ] || cmake --build "$tree" -j "$jobs" --target "${targets[@]}" -- "${keep_going[@]}" >"$builds/all.log" 2>&1
+# program STUDENT KIND: the student's grade or bench program.
+program() { echo "$tree/bin/students/${build_of[$1]}/${base}_$2"; }
+declare -A built_of log_of
 for student in "${students[@]}"; do
-  [ -n "${file_of[$student]}" ] && printf '%s\0%s\0%s\0' "$student" "${file_of[$student]}" "${build_of[$student]}"
-done | xargs -0 -n 3 -P "$jobs" bash "${BASH_SOURCE[0]}" --build-one "$lesson" "$name" || true
-for student in "${students[@]}"; do
-  if [ "$(cat "${build_of[$student]}.status" 2>/dev/null)" = "configure failed" ]; then
-    tail -5 "${build_of[$student]}.log" >&2
-    die "configuring the build for $student failed, which is the grading machine's problem (log: ${build_of[$student]}.log)"
+  [ -n "${build_of[$student]:-}" ] || continue
+  if [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ]; then
+    built_of[$student]=1
+  else
+    log_of[$student]=$builds/$student.log
+    cmake --build "$tree" --target "submission_${build_of[$student]}_grade" "submission_${build_of[$student]}_bench" \
+      >"${log_of[$student]}" 2>&1
   fi
 done
+say "built in $SECONDS s"
 
 # --- 2. the solution's time, and whether there is a GPU ----------------------------------------------
 # ./course grade-class has built the course's runner, device query and the solution's benchmark.
@@ -93,7 +111,7 @@ have_gpu=0
 "$course_build/bin/course_device_info" >/dev/null 2>&1 && have_gpu=1
 solution_ms="" solution_note=""
 if [ $have_gpu -eq 1 ]; then
-  solution_csv=$out/builds/solution.csv
+  solution_csv=$builds/solution.csv
   if [ -x "$course_build/bin/solution${lesson}_${name}_bench" ] &&
     timeout -k 5 "$limit" "$course_build/bin/solution${lesson}_${name}_bench" --csv >"$solution_csv" 2>/dev/null; then
     IFS=$'\t' read -r verdict solution_ms _ < <(summary "$solution_csv")
@@ -104,13 +122,14 @@ if [ $have_gpu -eq 1 ]; then
   fi
 fi
 
+SECONDS=0
 # --- 3. run each student's work, one after another ---------------------------------------------------
 declare -A points_of
 total_points=0
 cases=()
 for student in "${students[@]}"; do
-  grader=${build_of[$student]}/bin/exercise${lesson}_${name}_grade
-  [ -x "$grader" ] || continue
+  [ -n "${built_of[$student]:-}" ] || continue
+  grader=$(program "$student" grade)
   mapfile -t cases < <("$grader" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
   break
 done
@@ -146,13 +165,15 @@ for student in "${students[@]}"; do
     echo
   } >"$feedback"
   if [ -z "$file" ]; then
-    echo "no file $name.cu in the submission" >>"$feedback"
-    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,$(quote "no $name.cu found")" >>"$gradebook"
+    why="no $name.cu found"
+    [ -z "${odd_path_of[$student]:-}" ] || why="$name.cu is in a folder whose name holds a tab, newline or ';': rename it"
+    echo "$why in the submission" >>"$feedback"
+    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,$(quote "$why")" >>"$gradebook"
     continue
   fi
   relative=${file#"$submissions/$student/"}
-  if [ "$(cat "${build_of[$student]}.status" 2>/dev/null)" != built ]; then
-    first=$(grep -m 8 -E "error" "${build_of[$student]}.log" | sed "s|$root/||g; s|$submissions/||g")
+  if [ -z "${built_of[$student]:-}" ]; then
+    first=$(grep -m 8 -E "error" "${log_of[$student]}" | sed "s|$root/||g; s|$submissions/||g")
     { echo "The file $relative did not compile. The first errors:"; echo; echo "$first"; } >>"$feedback"
     echo "$(quote "$student"),$(quote "$relative"),compile error,0,${#cases[@]},0,$total_points,,,$(quote "$(head -1 <<<"$first")")" >>"$gradebook"
     continue
@@ -162,10 +183,15 @@ for student in "${students[@]}"; do
     echo "$(quote "$student"),$(quote "$relative"),built,,${#cases[@]},,$total_points,,,$(quote "not run: no CUDA device")" >>"$gradebook"
     continue
   fi
-  grader=${build_of[$student]}/bin/exercise${lesson}_${name}_grade
-  bench=${build_of[$student]}/bin/exercise${lesson}_${name}_bench
-  passed=0 earned=0 first_failure=""
+  grader=$(program "$student" grade)
+  bench=$(program "$student" bench)
+  passed=0 earned=0 first_failure="" timed_out=0
   for c in "${cases[@]}"; do
+    # After one time-out the rest are not run: an endless kernel would cost the limit in every case.
+    if [ $timed_out -eq 1 ]; then
+      echo "NOT RUN (an earlier case ran over the time limit)  $c" >>"$feedback"
+      continue
+    fi
     prefix=(timeout -k 5 "$limit")
     [ $sanitize -eq 1 ] && prefix+=(compute-sanitizer --tool memcheck --error-exitcode 99)
     output=$("${prefix[@]}" "$grader" "${spec_of[$c]}" 2>&1)
@@ -178,7 +204,7 @@ for student in "${students[@]}"; do
     if [ $code -eq 0 ]; then
       verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]}))
     elif [ $code -eq 124 ] || [ $code -eq 137 ]; then
-      verdict="TIME-OUT (over $limit s)"
+      verdict="TIME-OUT (over $limit s)" timed_out=1
     elif [ $memory_error -eq 1 ]; then
       verdict="MEMORY ERROR (compute-sanitizer memcheck)"
     elif [ $code -eq 1 ]; then
@@ -202,10 +228,11 @@ for student in "${students[@]}"; do
   done
   time_ms="" ratio=""
   if [ $passed -eq ${#cases[@]} ]; then
-    measured=${build_of[$student]}.bench.csv
+    measured=$builds/$student.bench.csv
     verdict=""
-    # The measurement is the CSV header and the line after it, whatever else the student's code printed.
-    timeout -k 5 "$limit" "$bench" --csv 2>/dev/null | grep -A1 '^lesson,step,title,' | head -2 >"$measured" &&
+    # The measurement is the last CSV header and the line after it (the benchmark prints them once the
+    # kernel's runs are over), whatever else the student's code printed, lines like them included.
+    timeout -k 5 "$limit" "$bench" --csv 2>/dev/null | grep -A1 '^lesson,step,title,' | grep -v '^--$' | tail -2 >"$measured" &&
       IFS=$'\t' read -r verdict time_ms _ < <(summary "$measured")
     if [ "$verdict" = PASS ]; then
       [ -n "$solution_ms" ] && ratio=$(awk -v a="$time_ms" -v b="$solution_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
@@ -231,6 +258,7 @@ rank=0
     echo "$rank,$(quote "$student"),$ms,$ratio"
   done >>"$leaderboard"
 
+[ $have_gpu -eq 0 ] || say "ran on the GPU in $SECONDS s"
 say "gradebook: ${gradebook#"$root"/} (${#students[@]} students); feedback in ${out#"$root"/}/feedback/"
 sed "s/\"//g" "$gradebook" | { column -s, -t 2>/dev/null || cat; }
 if [ $have_gpu -eq 0 ]; then
