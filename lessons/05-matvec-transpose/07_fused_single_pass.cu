@@ -1,24 +1,40 @@
 // Lesson 05, step 07: a fused single pass that reads A once.
 //
-// What changed: both products in one kernel. A block of 1024 threads takes rows blockIdx.x,
-// blockIdx.x + gridDim.x, ...; for each row it
-//   1. loads the row into registers, each thread E of its elements (columns t, t + 1024, ...; a load
-//      of the whole block is 4 KB of contiguous floats),
-//   2. computes B_i = row . v (v waits in shared memory, loaded once per block): products in each
-//      thread, a warp_sum per warp, then every thread adds the 32 warp sums itself,
-//   3. and, with the row still in its registers, adds B_i times its elements to its own share of a
-//      partial C.
-// Each block ends with one partial C (its rows' contribution); sum_partials adds the blocks'. While a
-// block reduces row i, the loads of row i + gridDim.x are already in flight.
+// What changed: both products in one kernel. Whoever loads a piece of row i keeps it on the chip
+// until B_i = row_i . v is known, then adds B_i times that piece to its share of C. A is read from
+// memory once; v, B and the running shares of C stay on the chip. Who holds a row depends on its
+// length N, because B_i needs the whole row:
 //
-// Why it is faster (1.94x over step 06 in the ladder): A is read from memory once instead of twice.
-// v, B_i and the running partial C stay on the chip; each block writes its partial C once, at the
-// end. The ladder puts the step at 94.7% of the read bandwidth counting one pass over A.
+//   N <= 1024           a warp per row. Lane l holds columns l, l + 32, ... (up to 32 of them), v's
+//                       matching elements and its share of C, all in registers. The warp's shuffles
+//                       give B_i to every lane: no barrier at all. Rows w, w + warps, ... per warp.
+//   1024 < N <= 16384   a block per group of rows. Its threads hold E = 2..16 elements of each row
+//                       (columns t, t + threads, ...) and take 16 / E neighbouring rows at a time, so
+//                       that every thread has 16 values in flight and the block meets at one barrier
+//                       per 16 values, whatever N is. Blocks of 512 threads, two per SM (while one
+//                       waits at its barrier the other's loads go on), up to 8192 columns; of 1024,
+//                       one per SM, beyond.
+//   N > 16384           a row is wider than a block can hold: every block holds a slice of every
+//   (M <= 1024)         row. The blocks' parts of B_i are added in global memory, and a block waits
+//                       for all the others' parts before it applies B_i. The slices wait in shared
+//                       memory, filled by asynchronous copies several groups of rows ahead. Every
+//                       block must be resident at once: a cooperative launch.
 //
-// The limit it imposes: a row must fit in the registers of one block, 1024 threads x 16 elements, so
-// N <= 16384. Wider matrices fall back to the coalesced two passes of step 05.
+// Each block ends with one partial C (its rows' contribution), added up by sum_partials; in the wide
+// layout each column has a single owner, which writes C directly.
 //
-// Launch: 1024 threads per block, one block per SM (or --blocks); --threads is ignored.
+// Why it is faster (1.94x over step 06 in the ladder): A is read once instead of twice. The ladder
+// and the shape sweep put the step at 94 to 95% of the read bandwidth counting one pass over A at
+// 16384 x 16384, 65536 x 4096 and 1,048,576 x 256, and at 87% at 100,003 x 997.
+//
+// What it costs: three layouts instead of one kernel. The wide layout waits a few microseconds per
+// group of rows for the other blocks, which one pass over A does not repay when there are many rows:
+// above 1024 rows (and on a GPU without cooperative launches, or for rows wider than 16 x the
+// grid's threads) the step falls back to step 05's two passes.
+//
+// Launch: chosen by N (the layouts above); --threads is ignored, --blocks sets the grid.
+#include <cuda_pipeline.h>
+
 #include <algorithm>
 
 #include "matvec.h"
@@ -28,100 +44,400 @@
 namespace {
 
 using matvec::LaunchPlan;
-constexpr int kThreads = 1024;
-constexpr int kMaxPerThread = 16;
-constexpr std::size_t kMaxColumns = static_cast<std::size_t>(kThreads) * kMaxPerThread;
+
+// --- N <= 1024: a warp per row ----------------------------------------------------------------------
+constexpr int kWarpLayoutThreads = 256;
+constexpr std::size_t kWarpLayoutColumns = 32 * 32;
 
 template <int E>
-__device__ inline void load_row(const float* row, std::size_t columns, float (&x)[E]) {
+__device__ inline void load_lane_columns(const float* row, std::size_t columns, float (&x)[E]) {
+  const unsigned lane = threadIdx.x % 32;
 #pragma unroll
   for (int k = 0; k < E; ++k) {
-    const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * kThreads;
+    const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
     x[k] = j < columns ? row[j] : 0.0f;
   }
 }
 
 template <int E>
-__global__ void __launch_bounds__(kThreads, 1)
-    fused_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
-  extern __shared__ float v_shared[];
-  __shared__ float warp_sums[2][kThreads / 32];
-  for (std::size_t j = threadIdx.x; j < columns; j += kThreads) v_shared[j] = v[j];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  float c_share[E] = {}, row[E] = {}, next[E] = {};
-  std::size_t i = blockIdx.x;
-  if (i < rows) load_row(a + i * columns, columns, row);
-  __syncthreads();
-  for (int parity = 0; i < rows; i += gridDim.x, parity ^= 1) {
-    if (i + gridDim.x < rows) load_row(a + (i + gridDim.x) * columns, columns, next);  // in flight meanwhile
+__global__ void __launch_bounds__(kWarpLayoutThreads, E >= 32 ? 1 : 2)
+    fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  __shared__ float block_c[kWarpLayoutColumns];
+  const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
+  const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
+  float v_lane[E], c_lane[E] = {}, row[E] = {}, next[E] = {};
+  load_lane_columns(v, columns, v_lane);
+  for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) block_c[j] = 0.0f;
+  std::size_t i = warp;
+  if (i < rows) load_lane_columns(a + i * columns, columns, row);
+  for (; i < rows; i += warps) {
+    if (i + warps < rows) load_lane_columns(a + (i + warps) * columns, columns, next);  // in flight meanwhile
     float dot = 0.0f;
 #pragma unroll
-    for (int k = 0; k < E; ++k) {
-      const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * kThreads;
-      if (j < columns) dot += row[k] * v_shared[j];
-    }
-    dot = matvec::warp_sum(dot);
-    if (lane == 0) warp_sums[parity][warp] = dot;
-    __syncthreads();  // the slot of the other parity is rewritten only after the next barrier
-    float b_i = 0.0f;
-    for (int w = 0; w < kThreads / 32; ++w) b_i += warp_sums[parity][w];
+    for (int k = 0; k < E; ++k) dot += row[k] * v_lane[k];
+    const float b_i = matvec::warp_sum(dot);  // every lane gets B_i: no barrier
 #pragma unroll
     for (int k = 0; k < E; ++k) {
-      c_share[k] += b_i * row[k];
+      c_lane[k] += b_i * row[k];
       row[k] = next[k];
     }
   }
+  __syncthreads();  // block_c is zeroed
+  const unsigned lane = threadIdx.x % 32;
 #pragma unroll
   for (int k = 0; k < E; ++k) {
-    const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * kThreads;
+    const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
+    if (j < columns) atomicAdd(&block_c[j], c_lane[k]);  // the block's warps, in shared memory
+  }
+  __syncthreads();
+  for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) partial[blockIdx.x * columns + j] = block_c[j];
+}
+
+// --- 1024 < N <= 16384: a block per group of rows ---------------------------------------------------
+// Blocks of T = 512 threads (two per SM, so that one block's loads go on while the other waits at
+// its barrier) up to 8192 columns, of 1024 beyond.
+constexpr int kValuesPerThread = 16;  // E elements of each of R = 16 / E rows
+constexpr std::size_t kBlockLayoutColumns = 1024 * kValuesPerThread;
+constexpr std::size_t kHalfBlockColumns = 512 * kValuesPerThread;
+
+template <int T, int E, int R>
+__device__ inline void load_row_group(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                      float (&x)[R][E]) {
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
+      x[r][k] = first_row + r < rows && j < columns ? a[(first_row + r) * columns + j] : 0.0f;
+    }
+}
+
+template <int E, int T>
+__global__ void __launch_bounds__(T, 1024 / T)
+    fused_block_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  constexpr int R = kValuesPerThread / E;
+  extern __shared__ float v_shared[];
+  __shared__ float4 warp_sums[2][R][T / 32 / 4];  // the warps' sums, 4 to a float4
+  for (std::size_t j = threadIdx.x; j < columns; j += T) v_shared[j] = v[j];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float c_share[E] = {}, group[R][E] = {}, next[R][E] = {};
+  std::size_t first = blockIdx.x * static_cast<std::size_t>(R);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * R;
+  if (first < rows) load_row_group<T>(a, first, rows, columns, group);
+  __syncthreads();  // v_shared is loaded
+  for (int parity = 0; first < rows; first += stride, parity ^= 1) {
+    if (first + stride < rows) load_row_group<T>(a, first + stride, rows, columns, next);  // in flight meanwhile
+    float dot[R] = {};
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
+      const float v_j = j < columns ? v_shared[j] : 0.0f;  // one load of v for R rows
+#pragma unroll
+      for (int r = 0; r < R; ++r) dot[r] += group[r][k] * v_j;
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      dot[r] = matvec::warp_sum(dot[r]);
+      if (lane == 0) reinterpret_cast<float*>(warp_sums[parity][r])[warp] = dot[r];
+    }
+    __syncthreads();  // the slots of the other parity are rewritten only after the next barrier
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      float b_r = 0.0f;
+#pragma unroll
+      for (int q = 0; q < T / 32 / 4; ++q) {
+        const float4 s = warp_sums[parity][r][q];
+        b_r += (s.x + s.y) + (s.z + s.w);
+      }
+#pragma unroll
+      for (int k = 0; k < E; ++k) c_share[k] += b_r * group[r][k];
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int k = 0; k < E; ++k) group[r][k] = next[r][k];
+  }
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
     if (j < columns) partial[blockIdx.x * columns + j] = c_share[k];
   }
 }
 
-// The elements per thread for N columns: the smallest of 1, 2, 4, 8, 16 that covers a row.
-int per_thread(std::size_t columns) {
-  int e = 1;
-  while (static_cast<std::size_t>(e) * kThreads < columns) e *= 2;
-  return e;
+// --- N > 16384: every block holds a slice of every row ----------------------------------------------
+// A group of R rows is 16 values per thread. The slices wait in shared memory, not registers, so that
+// many groups can be in flight: asynchronous copies (cp.async) fill kStages stages while the block
+// works on older ones.
+constexpr int kWideLayoutThreads = 512;
+constexpr int kWideValues = 16;  // E columns of each of R = 16 / E rows, per thread and group
+constexpr int kWideMaxPerThread = 16;
+constexpr int kStages = 6;       // 6 x 32 KB of shared memory per block
+// A block adds its parts of B for group g + kAhead before it waits for group g's B: the waits of
+// successive groups overlap instead of following one another.
+constexpr int kAhead = kStages - 2;
+constexpr std::size_t kWideSharedBytes = static_cast<std::size_t>(kStages) * kWideValues * kWideLayoutThreads * sizeof(float);
+
+// Each group of rows costs a few microseconds of waiting for the other blocks, more than its reading:
+// with many rows two passes are faster (4096 x 65536 on the H100: 1.08 ms in one pass, 0.76 ms in
+// two), with few they are not (256 x 1,048,576: 0.74 ms against 3.66 ms).
+constexpr std::size_t kWideMaxRows = 1024;
+
+// Scratch of the wide layout: B (rows floats, summed by atomics), then a counter per group of rows,
+// each in a 128-byte line of its own, so that blocks polling one group's counter do not slow the
+// atomics that raise the next groups'.
+constexpr std::size_t kCounterStride = 32;
+struct WideScratch {
+  float* b;
+  unsigned* arrived;
+};
+
+// Value (r, k) of this thread in a stage: only this thread writes and reads its own slots.
+__device__ inline float* slot(float* stage, int r, int k, int E) {
+  return stage + (static_cast<std::size_t>(r) * E + k) * kWideLayoutThreads + threadIdx.x;
+}
+
+// Starts the copies of this thread's columns of rows first_row .. first_row + R - 1 into a stage.
+template <int E, int R>
+__device__ inline void copy_slices(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                   float* stage) {
+  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+      if (first_row + r < rows && j < columns)
+        __pipeline_memcpy_async(slot(stage, r, k, E), a + (first_row + r) * columns + j, sizeof(float));
+      else
+        *slot(stage, r, k, E) = 0.0f;
+    }
+  __pipeline_commit();
+}
+
+// This block's parts of B for a group of R rows, added to B; then the group's counter is raised.
+template <int E, int R>
+__device__ inline void publish_parts(float* stage, const float (&v_thread)[E], std::size_t first_row,
+                                     std::size_t group, std::size_t rows, WideScratch s, float (*warp_sums)[32]) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    float dot = 0.0f;
+#pragma unroll
+    for (int k = 0; k < E; ++k) dot += *slot(stage, r, k, E) * v_thread[k];
+    dot = matvec::warp_sum(dot);
+    if (lane == 0) warp_sums[r][warp] = dot;
+  }
+  __syncthreads();
+  if (threadIdx.x < R && first_row + threadIdx.x < rows) {
+    float part = 0.0f;
+    for (int w = 0; w < kWideLayoutThreads / 32; ++w) part += warp_sums[threadIdx.x][w];
+    atomicAdd(&s.b[first_row + threadIdx.x], part);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();  // the block's parts are in B before the counter says so
+    atomicAdd(&s.arrived[group * kCounterStride], 1u);
+  }
 }
 
 template <int E>
-void launch_fused(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-                  cudaStream_t stream) {
-  fused_rows<E><<<blocks, kThreads, columns * sizeof(float), stream>>>(a, v, partial, rows, columns);
-  CUDA_CHECK_LAUNCH();
+__global__ void __launch_bounds__(kWideLayoutThreads, 1)
+    fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, WideScratch s) {
+  constexpr int R = kWideValues / E;
+  extern __shared__ float stages[];  // kStages x R x E x kWideLayoutThreads
+  __shared__ float warp_sums[R][32];
+  __shared__ float b_group[R];
+  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  auto stage = [&](std::size_t g) { return stages + (g % kStages) * kWideValues * kWideLayoutThreads; };
+  float v_thread[E], c_thread[E] = {};
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+    v_thread[k] = j < columns ? v[j] : 0.0f;
+  }
+  const std::size_t groups = (rows + R - 1) / R;
+  for (int g = 0; g < kStages - 1; ++g) copy_slices<E, R>(a, g * R, rows, columns, stage(g));
+  __pipeline_wait_prior(0);
+  for (std::size_t g = 0; g < kAhead && g < groups; ++g) publish_parts<E, R>(stage(g), v_thread, g * R, g, rows, s, warp_sums);
+  for (std::size_t g = 0; g < groups; ++g) {
+    copy_slices<E, R>(a, (g + kStages - 1) * R, rows, columns, stage(g + kStages - 1));  // the stage of g - 1
+    if (g + kAhead < groups) {
+      __pipeline_wait_prior(kStages - 1 - kAhead);  // group g + kAhead has arrived
+      publish_parts<E, R>(stage(g + kAhead), v_thread, (g + kAhead) * R, g + kAhead, rows, s, warp_sums);
+    }
+    if (threadIdx.x == 0) {  // wait until every block has added its parts of group g's B
+      volatile unsigned* arrived = s.arrived + g * kCounterStride;
+      while (*arrived < gridDim.x) __nanosleep(32);  // polls sparingly: the raisers need the same L2
+      __threadfence();
+    }
+    __syncthreads();
+    if (threadIdx.x < R) b_group[threadIdx.x] = g * R + threadIdx.x < rows ? __ldcg(s.b + g * R + threadIdx.x) : 0.0f;
+    __syncthreads();
+    float* held = stage(g);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const float b_r = b_group[r];
+#pragma unroll
+      for (int k = 0; k < E; ++k) c_thread[k] += b_r * *slot(held, r, k, E);
+    }
+  }
+  __pipeline_wait_prior(0);  // no copy outlives the block
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+    if (j < columns) c[j] = c_thread[k];  // each column has one owner: C directly, no partials
+  }
+}
+
+// --- choosing a layout ------------------------------------------------------------------------------
+enum class Layout { kWarpRows, kBlockRows, kWideRows, kTwoPasses };
+
+// The smallest of 1, 2, 4, ... that, times `width` threads, covers `columns`.
+int per_thread(std::size_t columns, std::size_t width) {
+  int e = 1;
+  while (static_cast<std::size_t>(e) * width < columns) e *= 2;
+  return e;
+}
+
+Layout layout_of(std::size_t columns, const LaunchPlan& p) {
+  if (columns <= kWarpLayoutColumns) return Layout::kWarpRows;
+  if (columns <= kBlockLayoutColumns) return Layout::kBlockRows;
+  if (p.parts > 0) return Layout::kTwoPasses;  // set by plan() when the wide layout cannot run
+  return Layout::kWideRows;
+}
+
+template <int E>
+const void* wide_kernel() {
+  return reinterpret_cast<const void*>(fused_wide_rows<E>);
+}
+
+const void* wide_kernel_for(int e) {
+  switch (e) {
+    case 1: return wide_kernel<1>();
+    case 2: return wide_kernel<2>();
+    case 4: return wide_kernel<4>();
+    case 8: return wide_kernel<8>();
+    default: return wide_kernel<16>();
+  }
+}
+
+std::size_t wide_scratch_bytes(std::size_t rows, int e) {
+  const std::size_t groups = (rows + kWideValues / e - 1) / (kWideValues / e);
+  return (rows + 31) / 32 * 32 * sizeof(float) + groups * kCounterStride * sizeof(unsigned);
+}
+
+LaunchPlan two_passes(std::size_t rows, std::size_t columns, const course::DeviceFacts& device) {
+  LaunchPlan p;
+  p.threads = 256;
+  p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
+  p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts);
+  return p;
 }
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
-  if (columns > kMaxColumns) {  // the row does not fit: step 05's two passes
-    p.threads = 256;
-    p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
-    p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts);
+  if (columns <= kWarpLayoutColumns) {
+    p.threads = kWarpLayoutThreads;
+    const void* kernel = nullptr;
+    switch (per_thread(columns, 32)) {
+      case 1: kernel = reinterpret_cast<const void*>(fused_warp_rows<1>); break;
+      case 2: kernel = reinterpret_cast<const void*>(fused_warp_rows<2>); break;
+      case 4: kernel = reinterpret_cast<const void*>(fused_warp_rows<4>); break;
+      case 8: kernel = reinterpret_cast<const void*>(fused_warp_rows<8>); break;
+      case 16: kernel = reinterpret_cast<const void*>(fused_warp_rows<16>); break;
+      default: kernel = reinterpret_cast<const void*>(fused_warp_rows<32>); break;
+    }
+    p.blocks = requested.blocks > 0 ? requested.blocks : course::resident_blocks(kernel, p.threads, 0, device);
+  } else if (columns <= kBlockLayoutColumns) {
+    for (auto kernel : {fused_block_rows<2, 512>, fused_block_rows<4, 512>, fused_block_rows<8, 512>,
+                        fused_block_rows<16, 512>, fused_block_rows<16, 1024>})
+      course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
+                                    "step 07 (v in shared memory)");
+    p.threads = columns <= kHalfBlockColumns ? 512 : 1024;
+    p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors * (1024 / p.threads);
+  } else {
+    // One block per SM (or --blocks), all resident at once.
+    p.threads = kWideLayoutThreads;
+    p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
+    const int e = per_thread(columns, static_cast<std::size_t>(p.blocks) * p.threads);
+    if (!device.cooperative_launch || e > kWideMaxPerThread || rows > kWideMaxRows)
+      return two_passes(rows, columns, device);
+    course::require_shared_memory(wide_kernel_for(e), kWideSharedBytes, device, "step 07 (wide rows)");
+    p.blocks = course::cooperative_grid_blocks(wide_kernel_for(e), p.threads, kWideSharedBytes, p.blocks, device);
+    p.scratch_bytes = wide_scratch_bytes(rows, e);
     return p;
   }
-  for (auto kernel : {fused_rows<1>, fused_rows<2>, fused_rows<4>, fused_rows<8>, fused_rows<16>})
-    course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
-                                  "step 07 (v in shared memory)");
-  p.threads = kThreads;
-  p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
   p.scratch_bytes = static_cast<std::size_t>(p.blocks) * columns * sizeof(float);  // one partial C per block
   return p;
 }
 
+template <int E>
+void launch_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+                      cudaStream_t stream) {
+  fused_warp_rows<E><<<blocks, kWarpLayoutThreads, 0, stream>>>(a, v, partial, rows, columns);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <int E, int T>
+void launch_block_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
+                       int blocks, cudaStream_t stream) {
+  fused_block_rows<E, T><<<blocks, T, columns * sizeof(float), stream>>>(a, v, partial, rows, columns);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <int E>
+void launch_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
+                      WideScratch s, cudaStream_t stream) {
+  void* arguments[] = {&a, &v, &c, &rows, &columns, &s};
+  CUDA_CHECK(cudaLaunchCooperativeKernel(wide_kernel<E>(), dim3(blocks), dim3(kWideLayoutThreads), arguments,
+                                         kWideSharedBytes, stream));
+}
+
 void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
          void* scratch, cudaStream_t stream) {
-  if (columns > kMaxColumns) {
-    matvec::launch_coalesced_two_pass(a, v, c, rows, columns, p.threads, p.parts, scratch, stream);
-    return;
-  }
   float* partial = static_cast<float*>(scratch);
-  switch (per_thread(columns)) {
-    case 1: launch_fused<1>(a, v, partial, rows, columns, p.blocks, stream); break;
-    case 2: launch_fused<2>(a, v, partial, rows, columns, p.blocks, stream); break;
-    case 4: launch_fused<4>(a, v, partial, rows, columns, p.blocks, stream); break;
-    case 8: launch_fused<8>(a, v, partial, rows, columns, p.blocks, stream); break;
-    default: launch_fused<16>(a, v, partial, rows, columns, p.blocks, stream); break;
+  switch (layout_of(columns, p)) {
+    case Layout::kTwoPasses:
+      matvec::launch_coalesced_two_pass(a, v, c, rows, columns, p.threads, p.parts, scratch, stream);
+      return;
+    case Layout::kWarpRows:
+      switch (per_thread(columns, 32)) {
+        case 1: launch_warp_rows<1>(a, v, partial, rows, columns, p.blocks, stream); break;
+        case 2: launch_warp_rows<2>(a, v, partial, rows, columns, p.blocks, stream); break;
+        case 4: launch_warp_rows<4>(a, v, partial, rows, columns, p.blocks, stream); break;
+        case 8: launch_warp_rows<8>(a, v, partial, rows, columns, p.blocks, stream); break;
+        case 16: launch_warp_rows<16>(a, v, partial, rows, columns, p.blocks, stream); break;
+        default: launch_warp_rows<32>(a, v, partial, rows, columns, p.blocks, stream); break;
+      }
+      break;
+    case Layout::kBlockRows:
+      if (p.threads == 1024) {
+        launch_block_rows<16, 1024>(a, v, partial, rows, columns, p.blocks, stream);
+        break;
+      }
+      switch (per_thread(columns, 512)) {
+        case 2: launch_block_rows<2, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
+        case 4: launch_block_rows<4, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
+        case 8: launch_block_rows<8, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
+        default: launch_block_rows<16, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
+      }
+      break;
+    case Layout::kWideRows: {
+      const int e = per_thread(columns, static_cast<std::size_t>(p.blocks) * kWideLayoutThreads);
+      WideScratch s{static_cast<float*>(scratch), nullptr};
+      s.arrived = reinterpret_cast<unsigned*>(s.b + (rows + 31) / 32 * 32);
+      CUDA_CHECK(cudaMemsetAsync(scratch, 0, wide_scratch_bytes(rows, e), stream));  // B = 0, counters = 0
+      switch (e) {
+        case 1: launch_wide_rows<1>(a, v, c, rows, columns, p.blocks, s, stream); break;
+        case 2: launch_wide_rows<2>(a, v, c, rows, columns, p.blocks, s, stream); break;
+        case 4: launch_wide_rows<4>(a, v, c, rows, columns, p.blocks, s, stream); break;
+        case 8: launch_wide_rows<8>(a, v, c, rows, columns, p.blocks, s, stream); break;
+        default: launch_wide_rows<16>(a, v, c, rows, columns, p.blocks, s, stream); break;
+      }
+      return;
+    }
   }
   matvec::launch_sum_partials(partial, p.blocks, columns, c, stream);
 }

@@ -41,7 +41,27 @@ TEST_CASE("matches the reference at the default size") {
 
 TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(100000, 40, 8));
-  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than step 07's single pass allows
+  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds
+  require_step_matches(matvec::make_problem(3, 70001, 11));
+  require_step_matches(matvec::make_problem(97, 150001, 12));
+  require_step_matches(matvec::make_problem(1025, 16400, 14));  // too many rows for step 07's wide layout
+}
+
+TEST_CASE("matches the reference on every row length step 07 treats differently") {
+  // Step 07 gives a row to a warp up to 1024 columns, to a block of 512 threads up to 8192 (E = 2,
+  // 4, 8, 16 elements per thread), of 1024 up to 16384, and beyond that a slice of every row to each
+  // block.
+  for (std::size_t n : {32, 33, 1024, 1025, 3000, 8192, 8193, 16384, 16385})
+    require_step_matches(matvec::make_problem(300, n, n));
+}
+
+TEST_CASE("any launch configuration gives the same answer on a wide matrix") {
+  const matvec::Problem p = matvec::make_problem(45, 40000, 13);
+  for (int blocks : {0, 1, 7, 33}) {
+    matvec::LaunchPlan requested;
+    requested.blocks = blocks;
+    require_step_matches(p, requested);
+  }
 }
 
 TEST_CASE("any launch configuration gives the same answer") {
