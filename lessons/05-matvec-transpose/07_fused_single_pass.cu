@@ -8,7 +8,7 @@
 //   N <= 1024           a warp per row. Lane l holds columns l, l + 32, ... (up to 32 of them), v's
 //                       matching elements and its share of C, all in registers. The warp's shuffles
 //                       give B_i to every lane: no barrier at all. Rows w, w + warps, ... per warp.
-//   1024 < N <= 16384   a block per group of rows. Its threads hold E = 2..16 elements of each row
+//   1024 < N <= 16384   a block per group of rows. Its threads hold E = 4, 8 or 16 elements of each row
 //                       (columns t, t + threads, ...) and take 16 / E neighbouring rows at a time, so
 //                       that every thread has 16 values in flight and the block meets at one barrier
 //                       per 16 values, whatever N is. Blocks of 512 threads, two per SM (while one
@@ -178,8 +178,9 @@ constexpr int kAhead = kStages - 2;
 constexpr std::size_t kWideSharedBytes = static_cast<std::size_t>(kStages) * kWideValues * kWideLayoutThreads * sizeof(float);
 
 // Each group of rows costs a few microseconds of waiting for the other blocks, more than its reading:
-// with many rows two passes are faster (4096 x 65536 on the H100: 1.08 ms in one pass, 0.76 ms in
-// two), with few they are not (256 x 1,048,576: 0.74 ms against 3.66 ms).
+// with many rows two passes are faster (4096 x 65536 on the H100: 1.08 ms in one pass when this limit
+// was tried higher, 0.764 ms in two), with few they are not (256 x 1,048,576: 0.735 ms in one pass,
+// step 05's two take 3.67 ms; the lesson's shape sweep).
 constexpr std::size_t kWideMaxRows = 1024;
 
 // Scratch of the wide layout: B (rows floats, summed by atomics), then a counter per group of rows,
@@ -351,8 +352,8 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
     }
     p.blocks = requested.blocks > 0 ? requested.blocks : course::resident_blocks(kernel, p.threads, 0, device);
   } else if (columns <= kBlockLayoutColumns) {
-    for (auto kernel : {fused_block_rows<2, 512>, fused_block_rows<4, 512>, fused_block_rows<8, 512>,
-                        fused_block_rows<16, 512>, fused_block_rows<16, 1024>})
+    for (auto kernel : {fused_block_rows<4, 512>, fused_block_rows<8, 512>, fused_block_rows<16, 512>,
+                        fused_block_rows<16, 1024>})
       course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
                                     "step 07 (v in shared memory)");
     p.threads = columns <= kHalfBlockColumns ? 512 : 1024;
@@ -417,8 +418,7 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
         launch_block_rows<16, 1024>(a, v, partial, rows, columns, p.blocks, stream);
         break;
       }
-      switch (per_thread(columns, 512)) {
-        case 2: launch_block_rows<2, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
+      switch (per_thread(columns, 512)) {  // 4, 8 or 16: more than 1024 columns
         case 4: launch_block_rows<4, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
         case 8: launch_block_rows<8, 512>(a, v, partial, rows, columns, p.blocks, stream); break;
         default: launch_block_rows<16, 512>(a, v, partial, rows, columns, p.blocks, stream); break;

@@ -48,8 +48,8 @@ TEST_CASE("matches the reference on tall and wide matrices") {
 }
 
 TEST_CASE("matches the reference on every row length step 07 treats differently") {
-  // Step 07 gives a row to a warp up to 1024 columns, to a block of 512 threads up to 8192 (E = 2,
-  // 4, 8, 16 elements per thread), of 1024 up to 16384, and beyond that a slice of every row to each
+  // Step 07 gives a row to a warp up to 1024 columns, to a block of 512 threads up to 8192 (E = 4,
+  // 8, 16 elements per thread), of 1024 up to 16384, and beyond that a slice of every row to each
   // block.
   for (std::size_t n : {32, 33, 1024, 1025, 3000, 8192, 8193, 16384, 16385})
     require_step_matches(matvec::make_problem(300, n, n));
