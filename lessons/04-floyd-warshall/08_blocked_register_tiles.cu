@@ -12,7 +12,7 @@
 //   - One instruction per update. __viaddmin_s32(a, b, c) computes min(a + b, c); on Hopper (sm_90)
 //     the compiler emits a single VIADDMNMX for it, where other GPUs need an add and a min (the
 //     intrinsic falls back to that by itself). The table's ceiling counts one such update per integer
-//     lane per clock; step 08 reaches 57.0% of it at n = 8192. (Phases 1 and 2 already use it, in
+//     lane per clock; step 08 reaches 57.3% of it at n = 8192. (Phases 1 and 2 already use it, in
 //     step 07 too.)
 // Phases 1 and 2 are step 07's, instantiated for 128 x 128 tiles (phase 2 needs the larger
 // shared-memory limit that plan() requests).
