@@ -6,19 +6,7 @@
 set -u
 bin=$1 work=$2
 mkdir -p "$work"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect_usage_error "what" command...: exit code 2 and exactly one line on stderr
-expect_usage_error() {
-  local what=$1
-  shift
-  "$@" >"$work/out" 2>"$work/err"
-  local code=$?
-  [ $code -eq 2 ] || fail "$what: exit code $code, expected 2"
-  [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$work/err")"
-  echo "ok: $what -> $(cat "$work/err")"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../../../common/testing/tool_tests.sh"
 
 step=$bin/lesson01_01_cpu_sequential
 good=$work/good.bin
@@ -67,5 +55,4 @@ expect_usage_error "step, empty file" "$step" --input "$work/empty.bin"
 expect_usage_error "make_input without --output" "$bin/lesson01_make_input" --m 3
 expect_usage_error "make_input, unknown type" "$bin/lesson01_make_input" --type float64 --output "$work/x.bin"
 
-[ $failures -eq 0 ] && echo "all tool tests passed"
-exit $((failures > 0))
+finish_tool_tests

@@ -8,18 +8,7 @@
 set -u
 bin=$1 work=$2
 mkdir -p "$work"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect_usage_error() {
-  local what=$1
-  shift
-  "$@" >"$work/out" 2>"$work/err"
-  local code=$?
-  [ $code -eq 2 ] || fail "$what: exit code $code, expected 2"
-  [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$work/err")"
-  echo "ok: $what -> $(cat "$work/err")"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../../../common/testing/tool_tests.sh"
 cpu=$bin/lesson03_01_cpu_sequential
 gpu=$bin/lesson03_07_decoupled_lookback
 
@@ -76,5 +65,4 @@ done
 expect_usage_error "make_input without --output" "$bin/lesson03_make_input" --n 3
 expect_usage_error "make_input, unknown pattern" "$bin/lesson03_make_input" --segments some --output "$work/x.bin"
 
-[ $failures -eq 0 ] && echo "all tool tests passed"
-exit $((failures > 0))
+finish_tool_tests
