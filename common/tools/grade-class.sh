@@ -81,7 +81,7 @@ cmake -S "$root" -B "$tree" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURS
   { tail -5 "$builds/configure.log" >&2; die "configuring the class's build failed, which is the grading machine's problem (log: $builds/configure.log)"; }
 base=exercise${lesson}_${name}
 # What every submission shares: a failure here is the course's, not a student's.
-cmake --build "$tree" -j "$jobs" --target "${base}_grader_objects" "${base}_bench_objects" course_catch_main_gpu \
+cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" course_catch_main_gpu \
   >"$builds/shared.log" 2>&1 || { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
 targets=()
 for ((k = 1; k <= number; k++)); do targets+=("submission_${k}_grade" "submission_${k}_bench"); done
