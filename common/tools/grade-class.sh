@@ -36,7 +36,7 @@ stub=$(ls "$root"/exercises/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
 [ -n "$stub" ] || die "no exercise '$name' in lesson '$lesson' (look in exercises/)"
 [ -d "$submissions" ] || die "$submissions: no such folder"
 submissions=$(cd "$submissions" && pwd)
-mkdir -p "$out/builds" "$out/feedback"
+mkdir -p "$out/feedback"
 out=$(cd "$out" && pwd)
 points_file="${stub%.cu}.points"
 

@@ -35,7 +35,6 @@
 // Launch: chosen by N (the layouts above); --threads is ignored, --blocks sets the grid.
 #include <cuda_pipeline.h>
 
-#include <algorithm>
 
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
