@@ -1,6 +1,7 @@
 #include "course/profile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -163,6 +164,16 @@ std::string short_kernel_name(const std::string& full_name) {
     if (depth == 0 && name[i] == ':' && name[i + 1] == ':') start = i + 2;
   }
   name = name.substr(start);
+  // Drop the qualifiers inside the template arguments too: "tiles<floyd_warshall::Panels>" reads
+  // "tiles<Panels>".
+  for (const std::string anonymous : {"(anonymous namespace)::", "<unnamed>::"})
+    for (auto at = name.find(anonymous, 1); at != std::string::npos; at = name.find(anonymous, 1))
+      name.erase(at, anonymous.size());
+  for (auto at = name.find("::"); at != std::string::npos; at = name.find("::")) {
+    std::size_t begin = at;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(name[begin - 1])) || name[begin - 1] == '_')) --begin;
+    name.erase(begin, at + 2 - begin);
+  }
   auto open = name.find('<');
   if (open != std::string::npos && name.size() - open > 24) name = name.substr(0, open) + "<...>";
   if (name.size() > 40) name = name.substr(0, 37) + "...";  // a library's generated kernel names

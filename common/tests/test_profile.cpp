@@ -86,6 +86,10 @@ TEST_CASE("kernel names are shortened to what a reader wrote") {
   REQUIRE(course::short_kernel_name("void cub::DeviceReduceKernel<cub::policy_hub<float, unsigned long long, "
                                     "cuda::maximum<void>>::Policy1000, const float *>(T2, T5 *)") ==
           "DeviceReduceKernel<...>");
+  REQUIRE(course::short_kernel_name("void floyd_warshall::min_plus_registers<floyd_warshall::PanelTiles>(int *, int, int)") ==
+          "min_plus_registers<PanelTiles>");
+  REQUIRE(course::short_kernel_name("void floyd_warshall::min_plus_registers<<unnamed>::RestTiles>(int *, int, int)") ==
+          "min_plus_registers<RestTiles>");
   REQUIRE(course::short_kernel_name("plain") == "plain");
   REQUIRE(course::short_kernel_name("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma") ==
           "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n...");

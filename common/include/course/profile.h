@@ -44,7 +44,8 @@ struct KernelLaunch {
 std::vector<KernelLaunch> parse_ncu_raw_csv(const std::string& text);
 
 /// A kernel's short name: "thread_per_row" for "<unnamed>::thread_per_row(const float *, ...)",
-/// "fused_rows<16>" for "void <unnamed>::fused_rows<16>(...)", "DeviceReduceKernel<...>" when the
+/// "fused_rows<16>" for "void <unnamed>::fused_rows<16>(...)", "tiles<Panels>" for
+/// "void ns::tiles<ns::Panels>(...)" (qualifiers dropped), "DeviceReduceKernel<...>" when the
 /// template arguments are long, and long generated names (a library's) cut to 40 characters.
 std::string short_kernel_name(const std::string& full_name);
 
