@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The runner's tests, on any machine: a pretend lesson 99 of stand-in steps (fake_step) in a folder of
 # its own, with its own manifest. Checks a ladder, a sweep with the study's figures and a step limited to
-# the first rows, a step skipped for a missing GPU feature, and a size shrunk until it fits.
+# the first rows, a step skipped for a missing GPU feature, a size shrunk until it fits, and --table.
 # usage: test_runner.sh RUNNER FAKE_STEP WORK_DIR
 set -euo pipefail
 runner=$1 fake=$2 work=$3
@@ -53,6 +53,18 @@ done
 grep -q '^n,step_01_ms,step_01_check,step_03_ms,step_03_check,fastest,study_old CPU_ms,study_old GPU_ms$' \
   "$work/results/lesson99-size-sweep.csv" || fail "the sweep's CSV header is wrong"
 grep -q '^400,,,0.2,PASS,03,22,1.25$' "$work/results/lesson99-size-sweep.csv" || fail "the sweep's CSV row is wrong"
+
+# --table runs only the tables whose title contains the text: here the sweep, not the ladder.
+rm -rf "$work/results"
+"$work/bin/course_runner" --lesson 99 --table "size" --results "$work/results" >"$work/out.txt" 2>/dev/null ||
+  fail "the runner with --table exited with $?"
+expect '^400 +- +0.2000 +03 +22 +1.25$'
+if grep -q 'lesson99_04_grid_sync' "$work/out.txt"; then fail "--table size ran the ladder too"; fi
+[ -s "$work/results/lesson99-size-sweep.csv" ] || fail "--table size did not write the sweep's CSV"
+[ ! -e "$work/results/lesson99-ladder.csv" ] || fail "--table size wrote the ladder's CSV"
+if "$work/bin/course_runner" --lesson 99 --table "no such" --results "$work/results" >/dev/null 2>&1; then
+  fail "--table with no matching table did not fail"
+fi
 
 # A wrong answer makes the run fail.
 printf '99\tladder\tlesson99_05_wrong\t\n' >>"$work/bin/course_manifest.tsv"

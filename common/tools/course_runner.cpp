@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -201,6 +202,7 @@ int main(int argc, char** argv) {
     course::CommandLine cli("course_runner",
                             "Runs every lesson's ladder (or one lesson's) and prints a table per lesson.");
     cli.add_text("lesson", "", "run only this lesson (its number, e.g. 02)");
+    cli.add_text("table", "", "run only the tables whose title contains TEXT (a lesson's main table is \"ladder\")");
     cli.add_text("results", "results", "folder for the CSV and JSON copies of the tables");
     cli.add_flag("list", "list the lessons and their programs, run nothing");
     cli.add_text("compare", "", "time this program against --reference (exercise performance report)");
@@ -263,6 +265,16 @@ int main(int argc, char** argv) {
     }
     if (cli.given("lesson") && entries.empty())
       throw course::UsageError("--lesson " + cli.text("lesson") + ": no such lesson (see --list)");
+    if (cli.given("table")) {
+      // A sweep's title is in its arguments, a program's report is named by the program.
+      auto title_of = [](const Entry& e) {
+        return e.table == "sweep" ? e.args : e.table.rfind("report", 0) == 0 ? e.target : e.table;
+      };
+      entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                   [&](const Entry& e) { return title_of(e).find(cli.text("table")) == std::string::npos; }),
+                    entries.end());
+      if (entries.empty()) throw course::UsageError("--table " + cli.text("table") + ": no such table (see --list)");
+    }
 
     if (cli.flag("list")) {
       for (const Entry& e : entries) {
@@ -322,7 +334,7 @@ int main(int argc, char** argv) {
         course::write_ladder_csv(csv, ladder);
         course::write_ladder_json(json, ladder);
         course::write_ladder_svg(svg, title, ladder);
-        if (t == tables.front()) {  // the lesson's roofline, from its main ladder
+        if (t == "ladder") {  // the lesson's roofline, from its main ladder
           std::ofstream roofline(cli.text("results") + "/lesson" + lesson + "-roofline.svg");
           // The memory roof is the lesson's own memory ceiling (read-only or copy), else the copy.
           double memory = copy_bandwidth;

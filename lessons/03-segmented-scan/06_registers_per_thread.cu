@@ -11,8 +11,9 @@
 // element, and the sequential part is one operation per element on values already in registers. A
 // thread asks for its run with five 16-byte loads (four of values, one of flags for 16 floats), so more
 // bytes are on their way per instruction. The original study's first optimization was this one. The
-// README's counters show instructions per element falling from 126 to 16.2; they cannot say how much
-// each of these changes (and the larger tile, with less to propagate) contributes.
+// README's counters show instructions per element falling from 126 to 16.2. `--scalar-loads` turns
+// the 16-byte accesses off (each thread then reads and writes its run one element at a time), and
+// `--items` changes the run: the README's tables measure each of the two alone.
 //
 // What it costs: registers, kItems values and a word of flags per thread, which limits how many threads
 // an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against step 05's 32
@@ -76,6 +77,7 @@ segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::Device
                          const segscan::LaunchPlan& requested) {
   segscan::LaunchPlan p;
   p.items = requested.items > 0 ? requested.items : kDefaultItems;
+  p.scalar_loads = requested.scalar_loads;
   // As many threads as asked, if the kernel's registers allow that many in a block.
   const void* kernel = segscan::with_scan_types(scan, [&](auto value, auto op) {
     return kernel_for<decltype(value), decltype(op)>(p.items);
@@ -89,13 +91,16 @@ segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::Device
 }
 
 template <class T, class Op, int kItems>
-void launch(const T* values, const std::uint8_t* flags, T* result, std::size_t n, int threads, void* scratch,
-            cudaStream_t stream) {
+void launch(const T* values, const std::uint8_t* flags, T* result, std::size_t n, const segscan::LaunchPlan& p,
+            void* scratch, cudaStream_t stream) {
+  const int threads = p.threads;
+  const bool wide = !p.scalar_loads;
   const std::size_t tile = static_cast<std::size_t>(threads) * kItems;
-  auto scan_tiles = [threads, tile](const T* in, const std::uint8_t* in_flags, T* out, std::size_t count,
-                                    TileTotals<T> totals, cudaStream_t s) {
+  auto scan_tiles = [threads, tile, wide](const T* in, const std::uint8_t* in_flags, T* out, std::size_t count,
+                                          TileTotals<T> totals, cudaStream_t s) {
     // Wide accesses need 16-byte aligned arrays (device allocations are; so is every level of totals).
-    const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+    // --scalar-loads turns them off, to show what they are worth.
+    const bool aligned = wide && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(in_flags) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
     const unsigned blocks = static_cast<unsigned>((count + tile - 1) / tile);
@@ -114,9 +119,9 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
     const T* in = static_cast<const T*>(values);
     T* out = static_cast<T*>(result);
     switch (p.items) {
-      case 8: launch<T, Op, 8>(in, flags, out, n, p.threads, scratch, stream); break;
-      case 16: launch<T, Op, 16>(in, flags, out, n, p.threads, scratch, stream); break;
-      default: launch<T, Op, 32>(in, flags, out, n, p.threads, scratch, stream); break;
+      case 8: launch<T, Op, 8>(in, flags, out, n, p, scratch, stream); break;
+      case 16: launch<T, Op, 16>(in, flags, out, n, p, scratch, stream); break;
+      default: launch<T, Op, 32>(in, flags, out, n, p, scratch, stream); break;
     }
   });
 }
@@ -124,4 +129,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 }  // namespace
 
 const segscan::Step segscan::kThisStep = {"06", "several elements per thread, in registers", "gpu", nullptr, plan, run,
-                                          segscan::kThreadsOption | segscan::kItemsOption};
+                                          segscan::kThreadsOption | segscan::kItemsOption |
+                                              segscan::kScalarLoadsOption};

@@ -357,6 +357,8 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("items", 0, "elements per thread: 8, 16 or 32 (0: the step's choice)", 0, 32);
   if (step.options & kPaddingOption)
     cli.add_flag("no-padding", "leave out the shared-memory padding (to see the bank conflicts it avoids)");
+  if (step.options & kScalarLoadsOption)
+    cli.add_flag("scalar-loads", "each thread reads and writes its elements one at a time, not 16 bytes at a time");
   if (!cli.parse(argc, argv)) return false;
 
   options.common = cli.common();
@@ -373,6 +375,7 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     options.requested.items = static_cast<int>(items);
   }
   if (step.options & kPaddingOption) options.requested.padding = !cli.flag("no-padding");
+  if (step.options & kScalarLoadsOption) options.requested.scalar_loads = cli.flag("scalar-loads");
   if (!options.common.input.empty() && (cli.given("n") || cli.given("type") || cli.given("segments")))
     throw course::UsageError("--n, --type and --segments cannot be combined with --input (the file sets them)");
   return true;

@@ -147,6 +147,7 @@ struct LaunchPlan {
   int threads = 0;               ///< threads per block (0 in a request: the step's choice)
   int items = 0;                 ///< elements per thread (steps 06 and 07; 0: the step's choice)
   bool padding = true;           ///< step 04: pad shared memory against bank conflicts
+  bool scalar_loads = false;     ///< step 06: each thread reads and writes its run one element at a time
   std::size_t scratch_bytes = 0; ///< device scratch the step needs
 };
 
@@ -155,6 +156,7 @@ enum StepOption : unsigned {
   kThreadsOption = 1u,  ///< --threads
   kItemsOption = 2u,    ///< --items 8|16|32
   kPaddingOption = 4u,  ///< --no-padding
+  kScalarLoadsOption = 8u,  ///< --scalar-loads
 };
 
 /// One rung of the ladder.
@@ -166,7 +168,8 @@ struct Step {
   /// CPU steps: the scan of n elements; values and result hold n elements of the type @p scan names.
   void (*run_cpu)(const void* values, const std::uint8_t* flags, void* result, std::size_t n, Scan scan);
 
-  /// GPU steps: the launch for n elements; `requested` carries --threads, --items, --no-padding.
+  /// GPU steps: the launch for n elements; `requested` carries --threads, --items, --no-padding,
+  /// --scalar-loads.
   LaunchPlan (*plan)(std::size_t n, Scan scan, const course::DeviceFacts& device, const LaunchPlan& requested);
 
   /// GPU steps: enqueues the scan into stream. values, flags and result are in device memory (result
@@ -187,7 +190,7 @@ struct Options {
   std::size_t n = kDefaultCount;
   Scan scan;
   Pattern pattern = Pattern::Random;
-  LaunchPlan requested;         ///< --threads, --items, --no-padding
+  LaunchPlan requested;         ///< --threads, --items, --no-padding, --scalar-loads
   bool host_clock = false;      ///< --host-clock: time on the host, launches and the wait included
 };
 

@@ -12,6 +12,9 @@
 // (cudaMalloc aligns the start of A). Otherwise the step runs the same kernels with float in place of
 // float4, 4-byte loads but the same reuse, so any M and N work.
 //
+// Two ideas, which --rows 1 and --scalar-loads switch off one at a time (the README's table of
+// step 06's ideas: the 16-byte loads buy nearly all of the gain).
+//
 // Why it is faster (1.10x over step 05 in the ladder): fewer, wider load instructions and more bytes in
 // flight per thread. The counters show the fewer instructions, 2.56 per element against step 05's
 // 6.70 in A v, 4.49 against 8.15 in A^T B; at their size, 4096 x 4096, they show no gain in time for
@@ -29,8 +32,7 @@
 namespace {
 
 using matvec::LaunchPlan;
-constexpr int kRowsPerWarp = 4;
-constexpr int kRowsPerTurn = 4;
+constexpr int kRowsAtATime = 4;  // the step's choice; --rows 1 turns the second idea off
 
 __device__ inline float dot(float a, float b) { return a * b; }
 __device__ inline float dot(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
@@ -41,8 +43,8 @@ __device__ inline void add_scaled(float4& acc, float4 a, float s) {
 __device__ inline void store(float* out, float value) { *out = value; }
 __device__ inline void store(float* out, float4 value) { *reinterpret_cast<float4*>(out) = value; }
 
-// B = A v, four rows per warp; T is float4 (N a multiple of 4) or float.
-template <class T>
+// B = A v, kRowsPerWarp rows per warp; T is float4 (N a multiple of 4) or float.
+template <class T, int kRowsPerWarp>
 __global__ void rows_per_warp(const float* a, const float* v, float* b, std::size_t rows, std::size_t columns) {
   constexpr int kWidth = sizeof(T) / sizeof(float);
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
@@ -67,8 +69,9 @@ __global__ void rows_per_warp(const float* a, const float* v, float* b, std::siz
   }
 }
 
-// Partial C over row band blockIdx.y; each thread owns kWidth neighbouring columns.
-template <class T>
+// Partial C over row band blockIdx.y; each thread owns kWidth neighbouring columns and has
+// kRowsPerTurn rows' loads in flight.
+template <class T, int kRowsPerTurn>
 __global__ void columns_per_thread(const float* a, const float* b, float* partial, std::size_t rows, std::size_t columns) {
   constexpr int kWidth = sizeof(T) / sizeof(float);
   const std::size_t group = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
@@ -104,35 +107,47 @@ bool vectorizable(const float* a, const float* v, std::size_t columns) {
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   LaunchPlan p;
   p.threads = course::whole_warps(requested.threads, 256);
-  const std::size_t groups = columns % 4 == 0 ? columns / 4 : columns;
+  // A^T B has a thread per group of columns (4 with 16-byte loads); bands of rows make up the rest of
+  // about 8 blocks per SM, so 16-byte loads come with 4 times as many bands.
+  const std::size_t groups = columns % 4 == 0 && !requested.scalar_loads ? columns / 4 : columns;
   p.parts = matvec::parts_to_fill(rows, groups, p.threads, device);
   p.scratch_bytes = (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns) * sizeof(float);  // B, partial C
+  p.rows_at_a_time = requested.rows_at_a_time == 0 ? kRowsAtATime : requested.rows_at_a_time;
+  p.scalar_loads = requested.scalar_loads;
   return p;
 }
 
-template <class T>
+template <class T, int kRows>
 void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
             void* scratch, cudaStream_t stream) {
   constexpr int kWidth = sizeof(T) / sizeof(float);
   float* b = static_cast<float*>(scratch);
   float* partial = b + b_floats(rows);
-  const std::size_t row_groups = (rows + kRowsPerWarp - 1) / kRowsPerWarp;
+  const std::size_t row_groups = (rows + kRows - 1) / kRows;
   const std::size_t blocks_a_v = std::min<std::size_t>((row_groups * 32 + p.threads - 1) / p.threads, 65535);
-  rows_per_warp<T><<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, b, rows, columns);
+  rows_per_warp<T, kRows><<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, b, rows, columns);
   CUDA_CHECK_LAUNCH();
   const dim3 grid(static_cast<unsigned>((columns / kWidth + p.threads - 1) / p.threads), static_cast<unsigned>(p.parts));
-  columns_per_thread<T><<<grid, p.threads, 0, stream>>>(a, b, partial, rows, columns);
+  columns_per_thread<T, kRows><<<grid, p.threads, 0, stream>>>(a, b, partial, rows, columns);
   CUDA_CHECK_LAUNCH();
   matvec::launch_sum_partials(partial, p.parts, columns, c, stream);
 }
 
+template <int kRows>
+void launch_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
+                 void* scratch, cudaStream_t stream) {
+  if (!p.scalar_loads && vectorizable(a, v, columns)) launch<float4, kRows>(a, v, c, rows, columns, p, scratch, stream);
+  else launch<float, kRows>(a, v, c, rows, columns, p, scratch, stream);
+}
+
 void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
          void* scratch, cudaStream_t stream) {
-  if (vectorizable(a, v, columns)) launch<float4>(a, v, c, rows, columns, p, scratch, stream);
-  else launch<float>(a, v, c, rows, columns, p, scratch, stream);
+  if (p.rows_at_a_time == 1) launch_rows<1>(a, v, c, rows, columns, p, scratch, stream);
+  else launch_rows<kRowsAtATime>(a, v, c, rows, columns, p, scratch, stream);
 }
 
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {
-    "06", "float4 loads, register caching, 4 rows per warp", "gpu", nullptr, plan, run, 2};
+    "06", "float4 loads, register caching, 4 rows per warp", "gpu", nullptr, plan, run, 2, false,
+    matvec::kIdeasApartOptions};

@@ -191,6 +191,10 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
+  if (step.options & kIdeasApartOptions) {
+    cli.add_integer("rows", 0, "rows at a time: 1 or 4 (0: the step's choice, 4)", 0, 4);
+    cli.add_flag("scalar-loads", "4-byte loads even where 16-byte loads would do");
+  }
   if (!cli.parse(argc, argv)) return false;
   options.common = cli.common();
   options.rows = cli.size("m");
@@ -200,6 +204,12 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   if (is_gpu(step)) {
     options.requested.threads = static_cast<int>(cli.integer("threads"));
     options.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  if (step.options & kIdeasApartOptions) {
+    const long long rows = cli.integer("rows");
+    if (rows != 0 && rows != 1 && rows != 4) throw course::UsageError("--rows: " + std::to_string(rows) + " is not 1 or 4");
+    options.requested.rows_at_a_time = static_cast<int>(rows);
+    options.requested.scalar_loads = cli.flag("scalar-loads");
   }
   return true;
 }

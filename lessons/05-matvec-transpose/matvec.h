@@ -64,6 +64,13 @@ struct LaunchPlan {
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
   int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, step 07's fallback)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
+  int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
+  bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
+};
+
+/// Options a step takes besides the lesson's own (Step::options).
+enum StepOption : unsigned {
+  kIdeasApartOptions = 1u,  ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
 };
 
 /// One rung of the ladder.
@@ -90,6 +97,9 @@ struct Step {
 
   /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
   bool all_cores = false;
+
+  /// StepOption bits: the options this step takes besides --threads and --blocks.
+  unsigned options = 0;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -104,7 +114,7 @@ struct Options {
   std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
   std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
   course::CommonOptions common;           ///< --seed, --reps, --input, --output, --format, ...
-  LaunchPlan requested;                   ///< --threads and --blocks (0: the step's choice)
+  LaunchPlan requested;                   ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads
 };
 
 /// Parses the command line of a step program (the lesson's options and the course's common ones).

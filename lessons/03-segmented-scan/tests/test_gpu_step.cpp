@@ -30,7 +30,8 @@ void require_step_matches(std::size_t n, Pattern pattern, std::uint64_t seed,
   const course::Verdict v = segscan::check<T, Op>(p, got.data());
   INFO("step " << kThisStep.number << ", " << segscan::name_of(scan.type) << " " << segscan::name_of(scan.op)
                << ", n = " << n << ", " << segscan::name_of(pattern) << " segments, seed " << seed << ", threads "
-               << requested.threads << ", items " << requested.items << ", padding " << requested.padding << ": "
+               << requested.threads << ", items " << requested.items << ", padding " << requested.padding
+               << ", scalar loads " << requested.scalar_loads << ": "
                << v.describe());
   REQUIRE(v.pass);
 }
@@ -96,6 +97,13 @@ TEST_CASE("every launch configuration the step accepts gives the same answer") {
     r.padding = false;
     plans.push_back(r);
   }
+  if (kThisStep.options & segscan::kScalarLoadsOption)
+    for (int items : {8, 32}) {
+      segscan::LaunchPlan r;
+      r.items = items;
+      r.scalar_loads = true;
+      plans.push_back(r);
+    }
   for (const segscan::LaunchPlan& requested : plans)
     for (Pattern pattern : {Pattern::Single, Pattern::Mixed, Pattern::Random}) {
       require_step_matches<std::int32_t, segscan::Sum>(1000003, pattern, 11, requested);
