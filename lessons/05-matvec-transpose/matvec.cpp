@@ -195,6 +195,8 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("rows", 0, "rows at a time: 1 or 4 (0: the step's choice, 4)", 0, 4);
     cli.add_flag("scalar-loads", "4-byte loads even where 16-byte loads would do");
   }
+  if (step.options & kSharedVectorOption)
+    cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
   if (!cli.parse(argc, argv)) return false;
   options.common = cli.common();
   options.rows = cli.size("m");
@@ -211,6 +213,7 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     options.requested.rows_at_a_time = static_cast<int>(rows);
     options.requested.scalar_loads = cli.flag("scalar-loads");
   }
+  if (step.options & kSharedVectorOption) options.requested.shared_vector = !cli.flag("no-shared-vector");
   return true;
 }
 

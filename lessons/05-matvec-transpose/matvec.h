@@ -66,11 +66,13 @@ struct LaunchPlan {
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
   int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
+  bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
 };
 
 /// Options a step takes besides the lesson's own (Step::options).
 enum StepOption : unsigned {
-  kIdeasApartOptions = 1u,  ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
+  kIdeasApartOptions = 1u,    ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
+  kSharedVectorOption = 2u,   ///< --no-shared-vector: step 04 without its shared-memory tiles
 };
 
 /// One rung of the ladder.
@@ -114,7 +116,7 @@ struct Options {
   std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
   std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
   course::CommonOptions common;           ///< --seed, --reps, --input, --output, --format, ...
-  LaunchPlan requested;                   ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads
+  LaunchPlan requested;  ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads, --no-shared-vector
 };
 
 /// Parses the command line of a step program (the lesson's options and the course's common ones).

@@ -19,7 +19,8 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
   const course::Verdict v = course::compare_close(got.data(), expected.data(), p.columns, matvec::tolerance(p, expected));
   INFO("step " << kThisStep.number << ", A " << p.rows << " x " << p.columns << ", threads " << requested.threads
                << ", blocks " << requested.blocks << ", rows " << requested.rows_at_a_time
-               << (requested.scalar_loads ? ", 4-byte loads" : "") << ": " << v.describe());
+               << (requested.scalar_loads ? ", 4-byte loads" : "") << (requested.shared_vector ? "" : ", v from global")
+               << ": " << v.describe());
   REQUIRE(v.pass);
 }
 
@@ -76,17 +77,21 @@ TEST_CASE("any launch configuration gives the same answer") {
     }
 }
 
-TEST_CASE("step 06's ideas one at a time (--rows, --scalar-loads) give the same answer") {
-  // Only step 06 takes these options (the other steps' plans ignore them, and must still be right).
-  // 771 is odd (4-byte loads only), 772 a multiple of 4 (16-byte loads unless asked not to); 517 rows
-  // leave a short last group of 4.
+TEST_CASE("the options that switch a step's ideas off give the same answer") {
+  // Step 04 takes --no-shared-vector (with --blocks for its parts), step 06 --rows and --scalar-loads;
+  // the other steps' plans ignore them, and must still be right. 771 is odd (4-byte loads only), 772 a
+  // multiple of 4 (16-byte loads unless asked not to); 517 rows leave a short last group of 4.
   for (std::size_t n : {771, 772})
     for (int rows : {1, 4})
-      for (bool scalar : {false, true}) {
-        const matvec::Problem p = matvec::make_problem(517, n, 14);
-        matvec::LaunchPlan requested;
-        requested.rows_at_a_time = rows;
-        requested.scalar_loads = scalar;
-        require_step_matches(p, requested);
-      }
+      for (bool scalar : {false, true})
+        for (bool shared : {false, true})
+          for (int blocks : {0, 1}) {
+            const matvec::Problem p = matvec::make_problem(517, n, 14);
+            matvec::LaunchPlan requested;
+            requested.rows_at_a_time = rows;
+            requested.scalar_loads = scalar;
+            requested.shared_vector = shared;
+            requested.blocks = blocks;
+            require_step_matches(p, requested);
+          }
 }
