@@ -33,13 +33,13 @@ distance::LaunchPlan plan(std::size_t m, std::size_t k, std::size_t, distance::T
 }
 
 template <class T>
-void run(const T* a, const T* b, T* c, std::size_t m, std::size_t k, std::size_t n, const distance::LaunchPlan&,
+void run(const T* a, const T* b, T* c, std::size_t m, std::size_t k, std::size_t n, const distance::LaunchPlan& p,
          void*, cudaStream_t stream) {
-  register_tiles::launch(a, b, c, m, k, n, stream);
+  register_tiles::launch(a, b, c, m, k, n, stream, !p.scalar_loads);
 }
 
 }  // namespace
 
 const distance::Step distance::kThisStep = {
     "06", "register tiles, 8 x 8 per thread", "gpu", distance::Form::Direct, distance::kDefaultSize,
-    nullptr, nullptr, nullptr, plan, run<float>, run<std::int32_t>};
+    nullptr, nullptr, nullptr, plan, run<float>, run<std::int32_t>, true};

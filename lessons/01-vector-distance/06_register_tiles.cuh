@@ -200,12 +200,16 @@ void with_vector_flags(bool vector_loads, bool vector_stores, const Launch& laun
   else launch(std::false_type{}, std::false_type{});
 }
 
-// Enqueues the kernel for C = distances(A, B) into stream.
+// Enqueues the kernel for C = distances(A, B) into stream. 16-byte accesses wherever the rows allow
+// them, unless `wide_accesses` is false (step 06's --scalar-loads, to measure what they are worth).
 template <class T>
-void launch(const T* a, const T* b, T* c, std::size_t m, std::size_t k, std::size_t n, cudaStream_t stream) {
+void launch(const T* a, const T* b, T* c, std::size_t m, std::size_t k, std::size_t n, cudaStream_t stream,
+            bool wide_accesses = true) {
   const unsigned blocks = grid_blocks(m, k);
   const std::size_t across = tiles_across(k);
-  with_vector_flags(aligned_rows(a, n) && aligned_rows(b, n), aligned_rows(c, k), [&](auto loads, auto stores) {
+  const bool vector_loads = wide_accesses && aligned_rows(a, n) && aligned_rows(b, n);
+  const bool vector_stores = wide_accesses && aligned_rows(c, k);
+  with_vector_flags(vector_loads, vector_stores, [&](auto loads, auto stores) {
     distances<T, decltype(loads)::value, decltype(stores)::value><<<blocks, kThreads, 0, stream>>>(a, b, c, m, k, n,
                                                                                                    across);
   });

@@ -299,8 +299,11 @@ bool parse_request(int argc, char** argv, const Step& step, Request& request) {
                               "from the origin and close to each other, where the norm expansion loses accuracy",
                "X");
   cli.add_common_options(is_gpu(step) ? 20 : 3);
+  if (step.takes_scalar_loads)
+    cli.add_flag("scalar-loads", "4-byte global loads and stores even where 16-byte ones would do");
   if (!cli.parse(argc, argv)) return false;
   request.common = cli.common();
+  request.scalar_loads = step.takes_scalar_loads && cli.flag("scalar-loads");
   if (!is_gpu(step) && !cli.given("warmup")) request.common.timing.warmup = 0;  // long CPU runs need no warm-up
   const std::string type = cli.text("type");
   if (type != "float32" && type != "int32")
@@ -420,7 +423,8 @@ int run_step(const std::string& program, const Step& step, const Request& reques
   if (run == nullptr)
     throw course::UsageError(std::string("--type int32: step ") + step.number + " computes float32 only");
   const course::DeviceFacts device = course::query_device();
-  const LaunchPlan plan = step.plan(p.m, p.k, p.n, request.type, device);
+  LaunchPlan plan = step.plan(p.m, p.k, p.n, request.type, device);
+  plan.scalar_loads = request.scalar_loads;
   course::ensure_device_memory((p.a.size() + p.b.size() + c.size()) * sizeof(T) + plan.scratch_bytes,
                                "A, B, C and the step's scratch");
   course::DeviceBuffer<T> d_a(p.a.size(), "matrix A"), d_b(p.b.size(), "matrix B"), d_c(c.size(), "matrix C");
@@ -451,11 +455,12 @@ int step_main(int argc, char** argv, const Step& step) {
 }
 
 template <class T>
-std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p) {
+std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p, bool scalar_loads) {
   const auto run = gpu_function<T>(step);
   if (run == nullptr) throw std::logic_error(std::string("step ") + step.number + " has no kernel for this type");
   const Type type = std::is_same<T, float>::value ? Type::Float32 : Type::Int32;
-  const LaunchPlan plan = step.plan(p.m, p.k, p.n, type, course::query_device());
+  LaunchPlan plan = step.plan(p.m, p.k, p.n, type, course::query_device());
+  plan.scalar_loads = scalar_loads;
   course::DeviceBuffer<T> a(p.a.size(), "matrix A"), b(p.b.size(), "matrix B"), c(p.m * p.k, "matrix C");
   course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
   a.upload(p.a);
@@ -479,7 +484,7 @@ template int finish<float>(course::Measurement, const Step&, const Problem<float
                            const Request&);
 template int finish<std::int32_t>(course::Measurement, const Step&, const Problem<std::int32_t>&,
                                   const std::vector<std::int32_t>&, const Request&);
-template std::vector<float> run_gpu_once<float>(const Step&, const Problem<float>&);
-template std::vector<std::int32_t> run_gpu_once<std::int32_t>(const Step&, const Problem<std::int32_t>&);
+template std::vector<float> run_gpu_once<float>(const Step&, const Problem<float>&, bool);
+template std::vector<std::int32_t> run_gpu_once<std::int32_t>(const Step&, const Problem<std::int32_t>&, bool);
 
 }  // namespace distance

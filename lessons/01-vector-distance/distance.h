@@ -111,6 +111,7 @@ const char* issue_ceiling_name(Type type);
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   std::size_t scratch_bytes = 0;  ///< device scratch the step needs (row norms)
+  bool scalar_loads = false;      ///< step 06: 4-byte global loads and stores even where 16-byte ones would do
 };
 
 /// One rung of the ladder.
@@ -137,6 +138,8 @@ struct Step {
                     const LaunchPlan& plan, void* scratch, cudaStream_t stream);
   void (*gpu_int)(const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::size_t m, std::size_t k,
                   std::size_t n, const LaunchPlan& plan, void* scratch, cudaStream_t stream);
+  /// Whether the step takes --scalar-loads (LaunchPlan::scalar_loads).
+  bool takes_scalar_loads = false;
 };
 
 /// The step a program or test was built with (each step file but step 03 defines it).
@@ -149,6 +152,7 @@ struct Request {
   std::size_t m = 0, k = 0, n = 0;
   double offset = 0;              ///< --offset: where the seeded values are centred
   course::CommonOptions common;   ///< --seed, --reps, --input, --output, --csv, ...
+  bool scalar_loads = false;      ///< --scalar-loads (steps that take it)
 };
 
 /// Declares the lesson's options (--m, --k, --n, --type, --offset and the common ones), parses the
@@ -174,6 +178,6 @@ int step_main(int argc, char** argv, const Step& step);
 
 /// Runs a GPU step once on `p` (C poisoned first) and returns C. Used by the tests.
 template <class T>
-std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p);
+std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p, bool scalar_loads = false);
 
 }  // namespace distance

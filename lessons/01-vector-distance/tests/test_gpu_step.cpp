@@ -17,10 +17,11 @@ using distance::kThisStep;
 namespace {
 
 template <class T>
-void require_step_matches(const distance::Problem<T>& p) {
-  const std::vector<T> c = distance::run_gpu_once(kThisStep, p);
+void require_step_matches(const distance::Problem<T>& p, bool scalar_loads = false) {
+  const std::vector<T> c = distance::run_gpu_once(kThisStep, p, scalar_loads);
   const course::Verdict v = distance::check(p, c, distance::reference(p), kThisStep.form);
-  INFO("step " << kThisStep.number << ", " << p.m << " x " << p.k << " x " << p.n << ": " << v.describe(p.k));
+  INFO("step " << kThisStep.number << ", " << p.m << " x " << p.k << " x " << p.n
+               << (scalar_loads ? ", 4-byte accesses" : "") << ": " << v.describe(p.k));
   REQUIRE(v.pass);
 }
 
@@ -75,4 +76,11 @@ TEST_CASE("int32: exact at the widest value range, where the sums come closest t
   std::copy(p.a.begin() + 5 * p.n, p.a.begin() + 6 * p.n, p.b.begin() + 7 * p.n);
   distance::validate_values(p, "test");
   require_step_matches(p);
+}
+
+TEST_CASE("4-byte accesses (--scalar-loads) give the same answer") {
+  // Only step 06 takes the option; the other steps ignore it and must still be right. N and K both
+  // multiples of 4, where step 06 would otherwise use 16-byte loads and stores.
+  require_step_matches(distance::make_problem<float>(300, 260, 132, 15), true);
+  if (has_int_kernel()) require_step_matches(distance::make_problem<std::int32_t>(300, 260, 132, 15), true);
 }
