@@ -20,6 +20,8 @@
 // 16-byte loads need N a multiple of 4 (otherwise four 4-byte loads, zero-filled past the end),
 // 16-byte stores K a multiple of 4. And each slice still goes load, barrier, arithmetic, barrier:
 // while a slice travels from global memory, the block waits (step 07).
+//
+// --scalar-loads turns the 16-byte accesses off (the micro-tiles stay), to measure what they add.
 #include <cstdint>
 
 #include "06_register_tiles.cuh"
