@@ -81,12 +81,12 @@ TEST_CASE("the options that switch a step's ideas off give the same answer") {
   // Step 04 takes --no-shared-vector (with --blocks for its parts), step 06 --rows and --scalar-loads;
   // the other steps' plans ignore them, and must still be right. 771 is odd (4-byte loads only), 772 a
   // multiple of 4 (16-byte loads unless asked not to); 517 rows leave a short last group of 4.
-  for (std::size_t n : {771, 772})
+  for (std::size_t n : {771, 772}) {
+    const matvec::Problem p = matvec::make_problem(517, n, 14);
     for (int rows : {1, 4})
       for (bool scalar : {false, true})
         for (bool shared : {false, true})
           for (int blocks : {0, 1}) {
-            const matvec::Problem p = matvec::make_problem(517, n, 14);
             matvec::LaunchPlan requested;
             requested.rows_at_a_time = rows;
             requested.scalar_loads = scalar;
@@ -94,4 +94,5 @@ TEST_CASE("the options that switch a step's ideas off give the same answer") {
             requested.blocks = blocks;
             require_step_matches(p, requested);
           }
+  }
 }
