@@ -21,7 +21,8 @@
 // 16-byte stores K a multiple of 4. And each slice still goes load, barrier, arithmetic, barrier:
 // while a slice travels from global memory, the block waits (step 07).
 //
-// --scalar-loads turns the 16-byte accesses off (the micro-tiles stay), to measure what they add.
+// --scalar-loads turns the 16-byte accesses off (the micro-tiles stay), to measure what they add: in
+// the README's table at 4096 the step takes 6.104 ms without them and 5.638 ms with them.
 #include <cstdint>
 
 #include "06_register_tiles.cuh"
