@@ -1,5 +1,5 @@
 // Lesson 03, step 03: each block scans its tile in shared memory; then the tile totals are scanned and
-// propagated (three kernels).
+// propagated (a tile scan, applied again to the totals, and a propagation kernel).
 //
 // What changed: step 02 read and wrote the whole array in global memory in each of its 26 rounds. Here
 // a block of 512 threads loads a tile of 512 pairs (flag, value) into shared memory once, runs the same

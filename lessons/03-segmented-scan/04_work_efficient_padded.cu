@@ -2,7 +2,8 @@
 // padded against bank conflicts.
 //
 // What changed: the tile scan. Hillis-Steele (step 03) does log2(tile) operations per element; the
-// work-efficient scan does about two, in two sweeps over a balanced tree laid over the tile:
+// work-efficient scan does about three: one in each of two sweeps over a balanced tree laid over the
+// tile, and one at the end:
 //   up-sweep:   combine neighbours pairwise, then pairs of pairs, ...: the root holds the tile's total
 //               (tile - 1 operations);
 //   down-sweep: replace the root by the identity and walk back down; at each node the left child gets

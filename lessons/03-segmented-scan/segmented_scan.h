@@ -108,8 +108,9 @@ std::vector<std::uint8_t> make_flags(std::size_t n, Pattern pattern, std::uint64
 ///    odd values, whose products stay odd and so never wrap to 0;
 ///  - max and min of integers: any value of the type;
 ///  - floating point: uniform in (-1, 1); products uniform in (0.999, 1.001), so that the logarithm of a
-///    product of 60 million factors wanders by about 4.5 (one standard deviation) and stays far inside
-///    the range of a float.
+///    product of 60 million factors drifts to about -10 (each factor's logarithm averages about
+///    -(0.001)^2 / 6), give or take 4.5 (one standard deviation), and stays far inside the range of a
+///    float.
 template <class T>
 Problem<T> make_problem(std::size_t n, Operator op, Pattern pattern, std::uint64_t seed);
 
