@@ -7,19 +7,21 @@
 // before its first head (06_registers_per_thread.cuh). Tiles grow to 256 x 16 = 4096 elements; their
 // totals and the propagation are step 03's.
 //
-// Why it is faster: a thread asks for its run with five 16-byte loads (four of values, one of flags for
-// 16 floats), so more bytes are on their way per instruction; in the README's table these accesses
-// carry all of the gain at 60 million elements (without them the step is slower than step 05). And
-// the parallel part, shuffles and barriers, is paid once per run instead of once per element, the
-// sequential part being one operation per element on values already in registers. The original study's first optimization was this one. The
-// README's counters show instructions per element falling from 126 to 16.2. `--scalar-loads` turns
-// the 16-byte accesses off (each thread then reads and writes its run one element at a time), and
-// `--items` changes the run: the README's tables measure each of the two alone.
+// Why it is faster: a thread asks for its run with five 16-byte loads (four of values, one of flags
+// for 16 floats), so more bytes are on their way per instruction; in the README's table these
+// accesses carry all of the gain at 60 million elements (without them the step is slower than step
+// 05). And the parallel part, shuffles and barriers, is paid once per run instead of once per
+// element, the sequential part being one operation per element on values already in registers. The
+// original study's first optimization was this one. The README's counters show instructions per
+// element falling from 126 to 16.2. `--scalar-loads` turns the 16-byte accesses off (each thread
+// then reads and writes its run one element at a time), and `--items` changes the run: the README's
+// tables measure each of the two alone.
 //
-// What it costs: registers, kItems values and a word of flags per thread, which limits how many threads
-// an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against step 05's 32
-// and 86.3%); and still several launches (the tiles, their totals, the propagation), the propagation
-// rewriting what lies before each tile's first head. Step 07 does it all in one kernel, with no propagation.
+// What it costs: registers, kItems values and a word of flags per thread, which limits how many
+// threads an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against
+// step 05's 32 and 86.3%); and still several launches (the tiles, their totals, the propagation),
+// the propagation rewriting what lies before each tile's first head. Step 07 does it all in one
+// kernel, with no propagation.
 //
 // Launch: 256 threads per block (or --threads, whole warps, up to what the kernel's registers allow),
 // --items elements each.

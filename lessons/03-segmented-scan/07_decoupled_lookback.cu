@@ -1,9 +1,10 @@
 // Lesson 03, step 07: a single pass, the chained scan with decoupled look-back.
 //
-// What changed: step 06 scanned each tile in registers but needed several launches (the tiles, their
-// totals, the propagation), because a block could not learn what came before its tile. Here one kernel does it all. Each block scans its tile as in
-// step 06 and then obtains the running value at the end of the previous tile from the blocks before
-// it, through a status word per tile in global memory:
+// What changed: step 06 scanned each tile in registers but needed several launches (the tiles,
+// their totals, the propagation), because a block could not learn what came before its tile. Here
+// one kernel does it all. Each block scans its tile as in step 06 and then obtains the running
+// value at the end of the previous tile from the blocks before it, through a status word per tile
+// in global memory:
 //   kAggregateReady: the tile's own total is published (it holds no head, so it continues whatever ran
 //                    before it);
 //   kPrefixReady:    the running value at the tile's end is published: nothing before it matters.
