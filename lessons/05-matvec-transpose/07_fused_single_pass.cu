@@ -338,16 +338,16 @@ __global__ void __launch_bounds__(kWideLayoutThreads, 1)
     const std::size_t j = t + static_cast<std::size_t>(k) * threads;
     v_thread[k] = j < columns ? v[j] : 0.0f;
   }
-  int held = 0;  // how many of this thread's columns lie inside the matrix
-  while (held < E && t + static_cast<std::size_t>(held) * threads < columns) ++held;
+  int columns_held = 0;  // how many of this thread's columns lie inside the matrix
+  while (columns_held < E && t + static_cast<std::size_t>(columns_held) * threads < columns) ++columns_held;
   for (int g = 0; g < kStages; ++g)
 #pragma unroll
     for (int r = 0; r < R; ++r)
 #pragma unroll
       for (int k = 0; k < E; ++k)
-        if (k >= held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
+        if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
   const std::size_t groups = (rows + R - 1) / R;
-  for (int g = 0; g < kStages - 1; ++g) copy_slices<E, R>(a, g * R, rows, columns, held, stage(g));
+  for (int g = 0; g < kStages - 1; ++g) copy_slices<E, R>(a, g * R, rows, columns, columns_held, stage(g));
   __pipeline_wait_prior(0);
   for (std::size_t g = 0; g < kAhead && g < groups; ++g) {
     post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
@@ -356,7 +356,7 @@ __global__ void __launch_bounds__(kWideLayoutThreads, 1)
   PartWord word[kPartsPerLane] = {};
   ask_parts<R>(parts, 0, rows, word);
   for (std::size_t g = 0; g < groups; ++g) {
-    copy_slices<E, R>(a, (g + kStages - 1) * R, rows, columns, held, stage(g + kStages - 1));  // the stage of g - 1
+    copy_slices<E, R>(a, (g + kStages - 1) * R, rows, columns, columns_held, stage(g + kStages - 1));  // the stage of g - 1
     if (g + kAhead < groups) {
       __pipeline_wait_prior(kStages - 1 - kAhead);  // group g + kAhead has arrived
       post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
