@@ -31,9 +31,22 @@
 #include "08_blocked_register_tiles.cuh"
 #include "floyd_warshall.h"
 
-// The launcher is step 08's, in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
-// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb.
+namespace {
+
+// The launcher is in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
+// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb; rounds of 64 with
+// --tile 64.
+void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const floyd_warshall::LaunchPlan& plan,
+         void* scratch, cudaStream_t stream) {
+  if (plan.tile == 64)
+    floyd_warshall::run_register_tile_rounds<1, 64>(graph, dist, n, plan, scratch, stream);
+  else
+    floyd_warshall::run_register_tile_rounds<1>(graph, dist, n, plan, scratch, stream);
+}
+
+}  // namespace
+
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "08", "blocked, register micro-tiles, fused add-min", "gpu", nullptr,
-    floyd_warshall::register_tile_rounds_plan, floyd_warshall::run_register_tile_rounds<1>,
+    floyd_warshall::register_tile_rounds_plan, run,
     floyd_warshall::kDefaultVertices, 2049, false, true};

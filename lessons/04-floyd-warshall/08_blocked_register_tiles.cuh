@@ -156,23 +156,14 @@ inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceF
   return p;
 }
 
-template <int kStages, int kTile>
-void run_register_tile_rounds_of(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
-                                 void* scratch, cudaStream_t stream) {
+template <int kStages, int kTile = kRegisterTile>
+void run_register_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
+                              void* scratch, cudaStream_t stream) {
   run_blocked<kTile>(graph, dist, n, plan, scratch, stream,
                      [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t stream) {
                        min_plus_registers<Phase3Tiles, kStages, kTile>
                            <<<dim3(tiles, tiles), MicroTileBlock<kTile>::kThreads, 0, stream>>>(work, padded, kb);
                      });
-}
-
-template <int kStages>
-void run_register_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
-                              void* scratch, cudaStream_t stream) {
-  if (plan.tile == 64)
-    run_register_tile_rounds_of<kStages, 64>(graph, dist, n, plan, scratch, stream);
-  else
-    run_register_tile_rounds_of<kStages, kRegisterTile>(graph, dist, n, plan, scratch, stream);
 }
 
 }  // namespace floyd_warshall
