@@ -19,18 +19,34 @@
 // shared-memory limit that plan() requests). The kernel lives in 08_blocked_register_tiles.cuh,
 // because steps 09 to 11 launch it too.
 //
+// --tile 64 keeps the micro-tiles and the fused add-min and halves the rounds (tiles of 64 x 64, phase
+// 3 in blocks of 64 threads), to measure what the wider rounds add.
+//
 // Bank conflicts: d[i][k] slices are stored transposed (at[k][i]), so both operands are read as
 // 16-byte vectors along a row of shared memory; a thread's 8 rows are two groups of 4 (rows 4t..4t+3
 // and 64+4t..64+4t+3), so the 8 lanes that share a load phase read 8 consecutive vectors.
 //
 // Launch: phase 3 uses blocks of 256 threads, one per 128 x 128 tile; --threads and --blocks are
-// ignored. n is padded to a multiple of 128.
+// ignored. n is padded to a multiple of 128 (of 64 with --tile 64).
 #include "08_blocked_register_tiles.cuh"
 #include "floyd_warshall.h"
 
-// The launcher is step 08's, in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
-// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb.
+namespace {
+
+// The launcher is in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
+// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb; rounds of 64 with
+// --tile 64.
+void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const floyd_warshall::LaunchPlan& plan,
+         void* scratch, cudaStream_t stream) {
+  if (plan.tile == 64)
+    floyd_warshall::run_register_tile_rounds<1, 64>(graph, dist, n, plan, scratch, stream);
+  else
+    floyd_warshall::run_register_tile_rounds<1>(graph, dist, n, plan, scratch, stream);
+}
+
+}  // namespace
+
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "08", "blocked, register micro-tiles, fused add-min", "gpu", nullptr,
-    floyd_warshall::register_tile_rounds_plan, floyd_warshall::run_register_tile_rounds<1>,
-    floyd_warshall::kDefaultVertices, 2049};
+    floyd_warshall::register_tile_rounds_plan, run,
+    floyd_warshall::kDefaultVertices, 2049, false, true};

@@ -1,9 +1,10 @@
 // Lesson 04, step 08: phase 3 with register micro-tiles. Step 08 explains it, step 09 gives it a
 // second stage of shared memory, and steps 10 and 11 launch it on other sets of tiles.
 //
-// The kernel updates tiles of 128 x 128 with the 128 values of k of round kb:
+// The kernel updates tiles of kTile x kTile (128, or 64 with step 08's --tile 64) with the kTile values
+// of k of round kb:
 //   d[i][j] = min(d[i][j], d[i][k] + d[k][j]),  d[i][k] from tile (bi, kb), d[k][j] from tile (kb, bj).
-// Each of its 256 threads owns an 8 x 8 block of the tile in registers; k goes through shared memory
+// Each of its (kTile / 8)^2 threads owns an 8 x 8 block of the tile in registers; k goes through shared memory
 // kStagedK values at a time, in kStages buffers. Which tile a block updates is the launcher's
 // choice, given by a type with
 //   __device__ static bool pick(int kb, int& bi, int& bj)
@@ -23,12 +24,18 @@
 
 namespace floyd_warshall {
 
-constexpr int kRegisterTile = 128;                          // vertices per round, and the side of a tile
-constexpr int kStagedK = 16;                                // k values staged in shared memory at a time
-constexpr int kMicroTile = 8;                               // each thread owns 8 x 8 elements
-constexpr int kMicroSide = kRegisterTile / kMicroTile;      // 16 x 16 threads
-constexpr int kMicroThreads = kMicroSide * kMicroSide;      // 256
-constexpr int kTransposedPitch = kRegisterTile + 4;         // row pitch of the transposed slice: 16-byte rows
+constexpr int kRegisterTile = 128;  // vertices per round, and the side of a tile (--tile 64 halves both)
+constexpr int kStagedK = 16;        // k values staged in shared memory at a time
+constexpr int kMicroTile = 8;       // each thread owns 8 x 8 elements
+
+// The block that updates one kTile x kTile tile: 16 x 16 = 256 threads for 128, 8 x 8 = 64 for 64.
+template <int kTile>
+struct MicroTileBlock {
+  static constexpr int kSide = kTile / kMicroTile;
+  static constexpr int kThreads = kSide * kSide;
+  static constexpr int kTransposedPitch = kTile + 4;  // row pitch of the transposed slice: 16-byte rows
+};
+constexpr int kMicroThreads = MicroTileBlock<kRegisterTile>::kThreads;  // 256
 
 // Phase 3 of the blocked algorithm: every tile outside row kb and column kb (grid tiles x tiles).
 struct Phase3Tiles {
@@ -39,19 +46,22 @@ struct Phase3Tiles {
 };
 
 // Row (or column) of the tile for the thread's m-th row (column), m in 0..7: two groups of four.
-__device__ inline int spread(int t, int m) { return (m < 4 ? 0 : kRegisterTile / 2) + 4 * t + (m & 3); }
+template <int kTile>
+__device__ inline int spread(int t, int m) { return (m < 4 ? 0 : kTile / 2) + 4 * t + (m & 3); }
 
 // Starts the asynchronous copy (cp.async) of k0 + chunk .. k0 + chunk + kStagedK - 1 into one
 // stage: a[k][r] = d[i0 + r][k] (transposed as it lands, 4 bytes at a time) and b[k][c] = d[k][j0 + c]
 // (16 bytes at a time). The copies run while the threads go on computing.
-__device__ inline void stage_chunk(std::int32_t (*a)[kTransposedPitch], std::int32_t (*b)[kRegisterTile],
+template <int kTile>
+__device__ inline void stage_chunk(std::int32_t (*a)[MicroTileBlock<kTile>::kTransposedPitch], std::int32_t (*b)[kTile],
                                    const std::int32_t* d, int n, std::size_t i0, std::size_t j0, int k) {
-  for (int e = threadIdx.x; e < kStagedK * kRegisterTile; e += kMicroThreads) {
+  constexpr int kThreads = MicroTileBlock<kTile>::kThreads;
+  for (int e = threadIdx.x; e < kStagedK * kTile; e += kThreads) {
     const int r = e / kStagedK, kk = e % kStagedK;  // consecutive k of one row: coalesced reads
     __pipeline_memcpy_async(&a[kk][r], &d[(i0 + r) * n + k + kk], sizeof(std::int32_t));
   }
-  constexpr int kVectorsPerRow = kRegisterTile / 4;
-  for (int e = threadIdx.x; e < kStagedK * kVectorsPerRow; e += kMicroThreads) {
+  constexpr int kVectorsPerRow = kTile / 4;
+  for (int e = threadIdx.x; e < kStagedK * kVectorsPerRow; e += kThreads) {
     const int kk = e / kVectorsPerRow, c = 4 * (e % kVectorsPerRow);
     __pipeline_memcpy_async(&b[kk][c], &d[static_cast<std::size_t>(k + kk) * n + j0 + c], 4 * sizeof(std::int32_t));
   }
@@ -60,33 +70,37 @@ __device__ inline void stage_chunk(std::int32_t (*a)[kTransposedPitch], std::int
 
 // kStages = 1 (step 08): copy a chunk of k, wait for it, compute, and only then copy the next.
 // kStages = 2 (step 09 on): the threads compute from one stage while the next chunk lands in the other.
-template <class Tiles, int kStages>
-__global__ void __launch_bounds__(kMicroThreads, 2) min_plus_registers(std::int32_t* d, int n, int kb) {
+// __launch_bounds__ asks for 512 threads per SM (two blocks of 256, eight of 64): at most 128
+// registers a thread.
+template <class Tiles, int kStages, int kTile = kRegisterTile>
+__global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTileBlock<kTile>::kThreads)
+    min_plus_registers(std::int32_t* d, int n, int kb) {
   static_assert(kStages == 1 || kStages == 2, "one stage, or two used in turn");
-  constexpr int kChunks = kRegisterTile / kStagedK;
+  using Block = MicroTileBlock<kTile>;
+  constexpr int kChunks = kTile / kStagedK;
   int bi, bj;
   if (!Tiles::pick(kb, bi, bj)) return;
-  __shared__ alignas(16) std::int32_t at[kStages][kStagedK][kTransposedPitch];  // at[s][k][r] = d[i0 + r][k]
-  __shared__ alignas(16) std::int32_t bk[kStages][kStagedK][kRegisterTile];     // bk[s][k][c] = d[k][j0 + c]
-  const int tx = threadIdx.x % kMicroSide, ty = threadIdx.x / kMicroSide;
-  const std::size_t i0 = static_cast<std::size_t>(bi) * kRegisterTile;
-  const std::size_t j0 = static_cast<std::size_t>(bj) * kRegisterTile;
-  const int k0 = kb * kRegisterTile;
-  stage_chunk(at[0], bk[0], d, n, i0, j0, k0);
+  __shared__ alignas(16) std::int32_t at[kStages][kStagedK][Block::kTransposedPitch];  // at[s][k][r] = d[i0 + r][k]
+  __shared__ alignas(16) std::int32_t bk[kStages][kStagedK][kTile];                    // bk[s][k][c] = d[k][j0 + c]
+  const int tx = threadIdx.x % Block::kSide, ty = threadIdx.x / Block::kSide;
+  const std::size_t i0 = static_cast<std::size_t>(bi) * kTile;
+  const std::size_t j0 = static_cast<std::size_t>(bj) * kTile;
+  const int k0 = kb * kTile;
+  stage_chunk<kTile>(at[0], bk[0], d, n, i0, j0, k0);
 
   std::int32_t best[kMicroTile][kMicroTile];
 #pragma unroll
   for (int r = 0; r < kMicroTile; ++r)
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const int4 v = *reinterpret_cast<const int4*>(&d[(i0 + spread(ty, r)) * n + j0 + spread(tx, 4 * half)]);
+      const int4 v = *reinterpret_cast<const int4*>(&d[(i0 + spread<kTile>(ty, r)) * n + j0 + spread<kTile>(tx, 4 * half)]);
       best[r][4 * half] = v.x, best[r][4 * half + 1] = v.y, best[r][4 * half + 2] = v.z, best[r][4 * half + 3] = v.w;
     }
 
   for (int chunk = 0; chunk < kChunks; ++chunk) {
     const int stage = chunk % kStages, next = (chunk + 1) % kStages;
     if (kStages == 2 && chunk + 1 < kChunks) {
-      stage_chunk(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
+      stage_chunk<kTile>(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
       __pipeline_wait_prior(1);  // this thread's copies of `chunk` have landed (the next may still fly)
     } else {
       __pipeline_wait_prior(0);
@@ -97,8 +111,8 @@ __global__ void __launch_bounds__(kMicroThreads, 2) min_plus_registers(std::int3
       std::int32_t a[kMicroTile], b[kMicroTile];
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const int4 va = *reinterpret_cast<const int4*>(&at[stage][k][spread(ty, 4 * half)]);
-        const int4 vb = *reinterpret_cast<const int4*>(&bk[stage][k][spread(tx, 4 * half)]);
+        const int4 va = *reinterpret_cast<const int4*>(&at[stage][k][spread<kTile>(ty, 4 * half)]);
+        const int4 vb = *reinterpret_cast<const int4*>(&bk[stage][k][spread<kTile>(tx, 4 * half)]);
         a[4 * half] = va.x, a[4 * half + 1] = va.y, a[4 * half + 2] = va.z, a[4 * half + 3] = va.w;
         b[4 * half] = vb.x, b[4 * half + 1] = vb.y, b[4 * half + 2] = vb.z, b[4 * half + 3] = vb.w;
       }
@@ -109,14 +123,14 @@ __global__ void __launch_bounds__(kMicroThreads, 2) min_plus_registers(std::int3
     }
     __syncthreads();  // everyone is done with this stage before a copy overwrites it
     if (kStages == 1 && chunk + 1 < kChunks)
-      stage_chunk(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
+      stage_chunk<kTile>(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
   }
 
 #pragma unroll
   for (int r = 0; r < kMicroTile; ++r)
 #pragma unroll
     for (int half = 0; half < 2; ++half)
-      *reinterpret_cast<int4*>(&d[(i0 + spread(ty, r)) * n + j0 + spread(tx, 4 * half)]) =
+      *reinterpret_cast<int4*>(&d[(i0 + spread<kTile>(ty, r)) * n + j0 + spread<kTile>(tx, 4 * half)]) =
           make_int4(best[r][4 * half], best[r][4 * half + 1], best[r][4 * half + 2], best[r][4 * half + 3]);
 }
 
@@ -126,21 +140,30 @@ inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&,
 }
 
 // Steps 08 and 09: step 07's rounds and its phases 1 and 2 (for 128 x 128 tiles, which need the
-// larger shared-memory limit for phase 2), with this phase 3 in kStages stages.
+// larger shared-memory limit for phase 2), with this phase 3 in kStages stages. Step 08's --tile 64
+// (requested.tile) runs the same kernels on rounds and tiles of 64, with blocks of 64 threads.
 inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device,
                                             const LaunchPlan& requested) {
+  if (requested.tile == 64) {
+    allow_phase_shared_memory<64>(device);
+    LaunchPlan p = blocked_plan(n, 64, MicroTileBlock<64>::kThreads);
+    p.tile = 64;
+    return p;
+  }
   allow_phase_shared_memory<kRegisterTile>(device);
-  return register_tiles_plan(n, device, requested);
+  LaunchPlan p = register_tiles_plan(n, device, requested);
+  p.tile = kRegisterTile;
+  return p;
 }
 
-template <int kStages>
+template <int kStages, int kTile = kRegisterTile>
 void run_register_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
                               void* scratch, cudaStream_t stream) {
-  run_blocked<kRegisterTile>(graph, dist, n, plan, scratch, stream,
-                             [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t stream) {
-                               min_plus_registers<Phase3Tiles, kStages>
-                                   <<<dim3(tiles, tiles), kMicroThreads, 0, stream>>>(work, padded, kb);
-                             });
+  run_blocked<kTile>(graph, dist, n, plan, scratch, stream,
+                     [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t stream) {
+                       min_plus_registers<Phase3Tiles, kStages, kTile>
+                           <<<dim3(tiles, tiles), MicroTileBlock<kTile>::kThreads, 0, stream>>>(work, padded, kb);
+                     });
 }
 
 }  // namespace floyd_warshall

@@ -206,6 +206,7 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
+  if (step.takes_tile) cli.add_integer("tile", 128, "vertices per round and side of a tile: 64 or 128", 1, 1024);
   if (!cli.parse(argc, argv)) return false;
   options.check = cli.text("check");
   if (options.check != "auto" && options.check != "full" && options.check != "sample")
@@ -224,6 +225,11 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   if (is_gpu(step)) {
     options.requested.threads = static_cast<int>(cli.integer("threads"));
     options.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  if (step.takes_tile) {
+    options.requested.tile = static_cast<int>(cli.integer("tile"));
+    if (options.requested.tile != 64 && options.requested.tile != 128)
+      throw course::UsageError("--tile: '" + std::to_string(options.requested.tile) + "' is not one of 64, 128");
   }
   return true;
 }

@@ -69,6 +69,7 @@ struct LaunchPlan {
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
   std::size_t padded = 0;         ///< n rounded up to the step's tile size (steps that pad)
   std::size_t scratch_bytes = 0;  ///< device scratch the step needs
+  int tile = 0;                   ///< vertices per round (--tile, step 08; 0: the step's choice)
 };
 
 /// One rung of the ladder.
@@ -95,6 +96,8 @@ struct Step {
   std::size_t largest_test_vertices;
   /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
   bool all_cores = false;
+  /// Whether the step takes --tile 64|128 (LaunchPlan::tile): the width of its rounds.
+  bool takes_tile = false;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -109,7 +112,7 @@ struct Options {
   GraphOptions graph;            ///< --n (or the step's default), --density, --max-weight, --parts, --seed
   std::string check = "auto";    ///< --check: full, sample or auto
   course::CommonOptions common;  ///< --seed, --reps, --input, --output, --format, ...
-  LaunchPlan requested;          ///< GPU steps: --threads and --blocks (0: the step's choice)
+  LaunchPlan requested;          ///< GPU steps: --threads, --blocks and --tile (0: the step's choice)
 };
 
 /// Parses the command line of a step program (the lesson's options and the course's common ones).

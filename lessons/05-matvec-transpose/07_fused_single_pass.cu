@@ -15,10 +15,10 @@
 //                       waits at its barrier the other's loads go on), up to 8192 columns; of 1024,
 //                       one per SM, beyond.
 //   N > 16384           a row is wider than a block can hold: every block holds a slice of every
-//   (M <= 1024)         row. The blocks' parts of B_i are added in global memory, and a block waits
-//                       for all the others' parts before it applies B_i. The slices wait in shared
-//                       memory, filled by asynchronous copies several groups of rows ahead. Every
-//                       block must be resident at once: a cooperative launch.
+//                       row, in groups of rows. Each block posts its part of each B_i to global
+//                       memory, and waits for all the others' parts before it applies B_i. The
+//                       slices wait in shared memory, filled by asynchronous copies several groups of
+//                       rows ahead. Every block must be resident at once: a cooperative launch.
 //
 // Each block ends with one partial C (its rows' contribution), added up by sum_partials; in the wide
 // layout each column has a single owner, which writes C directly.
@@ -27,12 +27,14 @@
 // and the shape sweep put the step at 94 to 95% of the read bandwidth counting one pass over A at
 // 16384 x 16384, 65536 x 4096 and 1,048,576 x 256, and at 87% at 100,003 x 997.
 //
-// What it costs: three layouts instead of one kernel. The wide layout waits a few microseconds per
-// group of rows for the other blocks, which one pass over A does not repay when there are many rows:
-// above 1024 rows (and on a GPU without cooperative launches, or for rows wider than 16 x the
-// grid's threads) the step falls back to step 05's two passes.
+// What it costs: three layouts instead of one kernel, and in the wide one a wait for the other blocks
+// at every group of rows. With one column of a row per thread that wait costs more than the second
+// pass it saves, so for such matrices above 1024 rows the step falls back to step 05's two passes; so
+// it does on a GPU without cooperative launches, for rows wider than 16 x the grid's threads, and for
+// grids of more than 256 blocks.
 //
 // Launch: chosen by N (the layouts above); --threads is ignored, --blocks sets the grid.
+#include <cuda/atomic>
 #include <cuda_pipeline.h>
 
 
@@ -170,84 +172,163 @@ __global__ void __launch_bounds__(T, 1024 / T)
 constexpr int kWideLayoutThreads = 512;
 constexpr int kWideValues = 16;  // E columns of each of R = 16 / E rows, per thread and group
 constexpr int kWideMaxPerThread = 16;
-constexpr int kStages = 6;       // 6 x 32 KB of shared memory per block
-// A block adds its parts of B for group g + kAhead before it waits for group g's B: the waits of
+constexpr int kStages = 6;  // 6 x 32 KB of shared memory per block
+// A block posts its parts of B for group g + kAhead before it waits for group g's B: the waits of
 // successive groups overlap instead of following one another.
 constexpr int kAhead = kStages - 2;
 constexpr std::size_t kWideSharedBytes = static_cast<std::size_t>(kStages) * kWideValues * kWideLayoutThreads * sizeof(float);
 
-// Each group of rows costs a few microseconds of waiting for the other blocks, more than its reading:
-// with many rows two passes are faster (4096 x 65536 on the H100: 1.08 ms in one pass when this limit
-// was tried higher, 0.764 ms in two), with few they are not (256 x 1,048,576: 0.735 ms in one pass,
-// step 05's two take 3.67 ms; the lesson's shape sweep).
-constexpr std::size_t kWideMaxRows = 1024;
+// With one column per thread (E = 1, rows of at most one grid of threads) a group of 16 rows costs
+// about 3.5 microseconds on the H100 whatever its size, longer than reading it: above 1024 rows two
+// passes are faster (4096 x 65536: 0.889 ms in one pass, 0.764 ms in two). From two columns per
+// thread up one pass is faster at every shape measured, up to 2048 x 131072.
+constexpr std::size_t kWideMaxRowsOneColumn = 1024;
 
-// Scratch of the wide layout: B (rows floats, summed by atomics), then a counter per group of rows,
-// each in a 128-byte line of its own, so that blocks polling one group's counter do not slow the
-// atomics that raise the next groups'.
-constexpr std::size_t kCounterStride = 32;
-struct WideScratch {
-  float* b;
-  unsigned* arrived;
-};
+// Each block posts its part of B_i for every row i as one 64-bit word: the group's number + 1 in the
+// high half, the float in the low half. A single aligned 64-bit store is seen whole or not at all, so
+// a reader that finds the right number has the right value: no atomics, no fences, and every block
+// adds the same parts in the same order, so every block gets the same B_i, bit for bit. A lane
+// reads the parts of up to kPartsPerLane blocks.
+constexpr int kPartsPerLane = 8;
+constexpr int kWideMaxBlocks = 32 * kPartsPerLane;
+
+// Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).
+using PartWord = unsigned long long;
 
 // Value (r, k) of this thread in a stage: only this thread writes and reads its own slots.
 __device__ inline float* slot(float* stage, int r, int k, int E) {
   return stage + (static_cast<std::size_t>(r) * E + k) * kWideLayoutThreads + threadIdx.x;
 }
 
-// Starts the copies of this thread's columns of rows first_row .. first_row + R - 1 into a stage.
+// Starts the copies of this thread's columns of rows first_row .. first_row + R - 1 into a stage. The
+// thread's columns t + k threads lie inside the matrix for k < held; its other slots stay zero.
 template <int E, int R>
 __device__ inline void copy_slices(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
-                                   float* stage) {
-  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+                                   int held, float* stage) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;  // 32 bits: the plan keeps columns at most 2^21
+  const unsigned threads = gridDim.x * blockDim.x;
+  const bool whole_group = first_row + R <= rows;  // every group but perhaps the last
 #pragma unroll
-  for (int r = 0; r < R; ++r)
+  for (int r = 0; r < R; ++r) {
+    const float* row = a + (first_row + r) * columns + t;
+    if (whole_group || first_row + r < rows) {
 #pragma unroll
-    for (int k = 0; k < E; ++k) {
-      const std::size_t j = t + static_cast<std::size_t>(k) * threads;
-      if (first_row + r < rows && j < columns)
-        __pipeline_memcpy_async(slot(stage, r, k, E), a + (first_row + r) * columns + j, sizeof(float));
-      else
-        *slot(stage, r, k, E) = 0.0f;
+      for (int k = 0; k < E; ++k)
+        if (k < held) __pipeline_memcpy_async(slot(stage, r, k, E), row + k * threads, sizeof(float));
+    } else {
+#pragma unroll
+      for (int k = 0; k < E; ++k) *slot(stage, r, k, E) = 0.0f;  // a row past the end
     }
+  }
   __pipeline_commit();
 }
 
-// This block's parts of B for a group of R rows, added to B; then the group's counter is raised.
+// Sums each of a lane's R values over the warp, with R - 1 + 5 - log2(R) shuffles rather than 5 R:
+// at each of the first log2(R) steps a lane keeps half of its rows and sends the other half to its
+// partner, which keeps the opposite half. Afterwards x[0] holds the warp's sum of row lane / (32 / R)
+// (for R = 4: lanes 0-7 row 0, lanes 8-15 row 1, ...); the function returns that row.
+template <int R>
+__device__ inline int warp_sums_of_rows(float (&x)[R]) {
+  const int lane = threadIdx.x % 32;
+  int row = 0;
+#pragma unroll
+  for (int n = R, offset = 16; n > 1; n /= 2, offset /= 2) {
+    const bool upper = lane & offset;  // keeps rows n/2 .. n-1 of the current n
+#pragma unroll
+    for (int i = 0; i < n / 2; ++i) {
+      const float send = upper ? x[i] : x[i + n / 2];
+      const float keep = upper ? x[i + n / 2] : x[i];
+      x[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+    }
+    if (upper) row += n / 2;
+  }
+#pragma unroll
+  for (int offset = 16 / R; offset > 0; offset /= 2) x[0] += __shfl_xor_sync(0xffffffffu, x[0], offset);
+  return row;
+}
+
+// This block's parts of B for group g (rows g R .. g R + R - 1), posted for the other blocks.
 template <int E, int R>
-__device__ inline void publish_parts(float* stage, const float (&v_thread)[E], std::size_t first_row,
-                                     std::size_t group, std::size_t rows, WideScratch s, float (*warp_sums)[32]) {
+__device__ inline void post_parts(float* stage, const float (&v_thread)[E], std::size_t g, std::size_t rows,
+                                  PartWord* parts, float (*warp_sums)[32]) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float dot[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
-    float dot = 0.0f;
+    dot[r] = 0.0f;
 #pragma unroll
-    for (int k = 0; k < E; ++k) dot += *slot(stage, r, k, E) * v_thread[k];
-    dot = matvec::warp_sum(dot);
-    if (lane == 0) warp_sums[r][warp] = dot;
+    for (int k = 0; k < E; ++k) dot[r] += *slot(stage, r, k, E) * v_thread[k];
   }
+  const int r = warp_sums_of_rows(dot);  // this lane now holds the warp's sum of row r
+  if (lane % (32 / R) == 0) warp_sums[r][warp] = dot[0];
   __syncthreads();
-  if (threadIdx.x < R && first_row + threadIdx.x < rows) {
+  const std::size_t i = g * R + threadIdx.x;
+  if (threadIdx.x < R && i < rows) {
     float part = 0.0f;
     for (int w = 0; w < kWideLayoutThreads / 32; ++w) part += warp_sums[threadIdx.x][w];
-    atomicAdd(&s.b[first_row + threadIdx.x], part);
+    const PartWord word = (static_cast<PartWord>(g + 1) << 32) | __float_as_uint(part);
+    cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + blockIdx.x]).store(word, cuda::memory_order_relaxed);
   }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();  // the block's parts are in B before the counter says so
-    atomicAdd(&s.arrived[group * kCounterStride], 1u);
+}
+
+// Warp w < R of the block asks for the parts of row g R + w: the loads are issued now, and the words
+// are looked at one group later, by which time they have usually arrived.
+template <int R>
+__device__ inline void ask_parts(PartWord* parts, std::size_t g, std::size_t rows, PartWord (&word)[kPartsPerLane]) {
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::size_t i = g * R + warp;
+  if (warp >= R || i >= rows) return;
+#pragma unroll
+  for (int q = 0; q < kPartsPerLane; ++q) {
+    const unsigned block = lane + 32 * q;
+    if (block < gridDim.x)
+      word[q] = cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + block]).load(cuda::memory_order_relaxed);
   }
+}
+
+// B_i for the rows of group g, into b_group: warp w adds up row g R + w's parts once all are posted.
+template <int R>
+__device__ inline void gather_b(PartWord* parts, std::size_t g, std::size_t rows, PartWord (&word)[kPartsPerLane],
+                                float* b_group) {
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (warp >= R) return;
+  if (g * R + warp >= rows) {
+    if (lane == 0) b_group[warp] = 0.0f;
+    return;
+  }
+  const PartWord posted = static_cast<PartWord>(g + 1) << 32;
+  const std::size_t i = g * R + warp;
+  for (unsigned pause = 32;; pause = min(2 * pause, 1024u)) {
+    bool all_posted = true;
+#pragma unroll
+    for (int q = 0; q < kPartsPerLane; ++q)
+      if (lane + 32 * q < gridDim.x && (word[q] & ~0xffffffffull) != posted) all_posted = false;
+    if (__all_sync(0xffffffffu, all_posted)) break;
+    // Polls sparingly, and only for the parts still missing: the posters and the copies of A need the
+    // same L2.
+    __nanosleep(pause);
+#pragma unroll
+    for (int q = 0; q < kPartsPerLane; ++q) {
+      const unsigned block = lane + 32 * q;
+      if (block < gridDim.x && (word[q] & ~0xffffffffull) != posted)
+        word[q] = cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + block]).load(cuda::memory_order_relaxed);
+    }
+  }
+  float b = 0.0f;
+#pragma unroll
+  for (int q = 0; q < kPartsPerLane; ++q)
+    if (lane + 32 * q < gridDim.x) b += __uint_as_float(static_cast<unsigned>(word[q]));
+  b = matvec::warp_sum(b);
+  if (lane == 0) b_group[warp] = b;
 }
 
 template <int E>
 __global__ void __launch_bounds__(kWideLayoutThreads, 1)
-    fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, WideScratch s) {
+    fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, PartWord* parts) {
   constexpr int R = kWideValues / E;
   extern __shared__ float stages[];  // kStages x R x E x kWideLayoutThreads
   __shared__ float warp_sums[R][32];
-  __shared__ float b_group[R];
+  __shared__ float b_group[2][R];  // by the group's parity: a group's B is written while the last is read
   const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   auto stage = [&](std::size_t g) { return stages + (g % kStages) * kWideValues * kWideLayoutThreads; };
@@ -257,28 +338,36 @@ __global__ void __launch_bounds__(kWideLayoutThreads, 1)
     const std::size_t j = t + static_cast<std::size_t>(k) * threads;
     v_thread[k] = j < columns ? v[j] : 0.0f;
   }
+  int columns_held = 0;  // how many of this thread's columns lie inside the matrix
+  while (columns_held < E && t + static_cast<std::size_t>(columns_held) * threads < columns) ++columns_held;
+  for (int g = 0; g < kStages; ++g)
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int k = 0; k < E; ++k)
+        if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
   const std::size_t groups = (rows + R - 1) / R;
-  for (int g = 0; g < kStages - 1; ++g) copy_slices<E, R>(a, g * R, rows, columns, stage(g));
+  for (int g = 0; g < kStages - 1; ++g) copy_slices<E, R>(a, g * R, rows, columns, columns_held, stage(g));
   __pipeline_wait_prior(0);
-  for (std::size_t g = 0; g < kAhead && g < groups; ++g) publish_parts<E, R>(stage(g), v_thread, g * R, g, rows, s, warp_sums);
+  for (std::size_t g = 0; g < kAhead && g < groups; ++g) {
+    post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
+    __syncthreads();  // warp_sums is read before it is written again
+  }
+  PartWord word[kPartsPerLane] = {};
+  ask_parts<R>(parts, 0, rows, word);
   for (std::size_t g = 0; g < groups; ++g) {
-    copy_slices<E, R>(a, (g + kStages - 1) * R, rows, columns, stage(g + kStages - 1));  // the stage of g - 1
+    copy_slices<E, R>(a, (g + kStages - 1) * R, rows, columns, columns_held, stage(g + kStages - 1));  // the stage of g - 1
     if (g + kAhead < groups) {
       __pipeline_wait_prior(kStages - 1 - kAhead);  // group g + kAhead has arrived
-      publish_parts<E, R>(stage(g + kAhead), v_thread, (g + kAhead) * R, g + kAhead, rows, s, warp_sums);
+      post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
     }
-    if (threadIdx.x == 0) {  // wait until every block has added its parts of group g's B
-      volatile unsigned* arrived = s.arrived + g * kCounterStride;
-      while (*arrived < gridDim.x) __nanosleep(32);  // polls sparingly: the raisers need the same L2
-      __threadfence();
-    }
+    gather_b<R>(parts, g, rows, word, b_group[g % 2]);  // waits until every block has posted group g
     __syncthreads();
-    if (threadIdx.x < R) b_group[threadIdx.x] = g * R + threadIdx.x < rows ? __ldcg(s.b + g * R + threadIdx.x) : 0.0f;
-    __syncthreads();
+    ask_parts<R>(parts, g + 1, rows, word);  // in flight while this group is applied
     float* held = stage(g);
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      const float b_r = b_group[r];
+      const float b_r = b_group[g % 2][r];
 #pragma unroll
       for (int k = 0; k < E; ++k) c_thread[k] += b_r * *slot(held, r, k, E);
     }
@@ -323,9 +412,8 @@ const void* wide_kernel_for(int e) {
   }
 }
 
-std::size_t wide_scratch_bytes(std::size_t rows, int e) {
-  const std::size_t groups = (rows + kWideValues / e - 1) / (kWideValues / e);
-  return (rows + 31) / 32 * 32 * sizeof(float) + groups * kCounterStride * sizeof(unsigned);
+std::size_t wide_scratch_bytes(std::size_t rows, int blocks) {
+  return rows * static_cast<std::size_t>(blocks) * sizeof(PartWord);
 }
 
 LaunchPlan two_passes(std::size_t rows, std::size_t columns, const course::DeviceFacts& device) {
@@ -361,12 +449,15 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
     // One block per SM (or --blocks), all resident at once.
     p.threads = kWideLayoutThreads;
     p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
-    const int e = per_thread(columns, static_cast<std::size_t>(p.blocks) * p.threads);
-    if (!device.cooperative_launch || e > kWideMaxPerThread || rows > kWideMaxRows)
+    int e = per_thread(columns, static_cast<std::size_t>(p.blocks) * p.threads);
+    if (!device.cooperative_launch || e > kWideMaxPerThread || (e == 1 && rows > kWideMaxRowsOneColumn))
       return two_passes(rows, columns, device);
     course::require_shared_memory(wide_kernel_for(e), kWideSharedBytes, device, "step 07 (wide rows)");
     p.blocks = course::cooperative_grid_blocks(wide_kernel_for(e), p.threads, kWideSharedBytes, p.blocks, device);
-    p.scratch_bytes = wide_scratch_bytes(rows, e);
+    e = per_thread(columns, static_cast<std::size_t>(p.blocks) * p.threads);
+    if (e > kWideMaxPerThread || (e == 1 && rows > kWideMaxRowsOneColumn) || p.blocks > kWideMaxBlocks)
+      return two_passes(rows, columns, device);
+    p.scratch_bytes = wide_scratch_bytes(rows, p.blocks);
     return p;
   }
   p.scratch_bytes = static_cast<std::size_t>(p.blocks) * columns * sizeof(float);  // one partial C per block
@@ -389,8 +480,8 @@ void launch_block_rows(const float* a, const float* v, float* partial, std::size
 
 template <int E>
 void launch_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                      WideScratch s, cudaStream_t stream) {
-  void* arguments[] = {&a, &v, &c, &rows, &columns, &s};
+                      PartWord* parts, cudaStream_t stream) {
+  void* arguments[] = {&a, &v, &c, &rows, &columns, &parts};
   CUDA_CHECK(cudaLaunchCooperativeKernel(wide_kernel<E>(), dim3(blocks), dim3(kWideLayoutThreads), arguments,
                                          kWideSharedBytes, stream));
 }
@@ -425,15 +516,14 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
       break;
     case Layout::kWideRows: {
       const int e = per_thread(columns, static_cast<std::size_t>(p.blocks) * kWideLayoutThreads);
-      WideScratch s{static_cast<float*>(scratch), nullptr};
-      s.arrived = reinterpret_cast<unsigned*>(s.b + (rows + 31) / 32 * 32);
-      CUDA_CHECK(cudaMemsetAsync(scratch, 0, wide_scratch_bytes(rows, e), stream));  // B = 0, counters = 0
+      PartWord* parts = static_cast<PartWord*>(scratch);
+      CUDA_CHECK(cudaMemsetAsync(parts, 0, wide_scratch_bytes(rows, p.blocks), stream));  // nothing posted yet
       switch (e) {
-        case 1: launch_wide_rows<1>(a, v, c, rows, columns, p.blocks, s, stream); break;
-        case 2: launch_wide_rows<2>(a, v, c, rows, columns, p.blocks, s, stream); break;
-        case 4: launch_wide_rows<4>(a, v, c, rows, columns, p.blocks, s, stream); break;
-        case 8: launch_wide_rows<8>(a, v, c, rows, columns, p.blocks, s, stream); break;
-        default: launch_wide_rows<16>(a, v, c, rows, columns, p.blocks, s, stream); break;
+        case 1: launch_wide_rows<1>(a, v, c, rows, columns, p.blocks, parts, stream); break;
+        case 2: launch_wide_rows<2>(a, v, c, rows, columns, p.blocks, parts, stream); break;
+        case 4: launch_wide_rows<4>(a, v, c, rows, columns, p.blocks, parts, stream); break;
+        case 8: launch_wide_rows<8>(a, v, c, rows, columns, p.blocks, parts, stream); break;
+        default: launch_wide_rows<16>(a, v, c, rows, columns, p.blocks, parts, stream); break;
       }
       return;
     }

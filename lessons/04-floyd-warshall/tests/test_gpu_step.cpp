@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "course/test_sizes.h"
@@ -24,7 +25,7 @@ void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
   for (std::size_t e = 0; e < n * n; ++e)
     if (got[e] != expected[e] && wrong++ == 0) first = e;
   INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
-               << requested.blocks << ": " << wrong << " wrong distances; first at [" << first / n << "]["
+               << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "") << ": " << wrong << " wrong distances; first at [" << first / n << "]["
                << first % n << "]: got " << got[first] << ", expected " << expected[first]);
   REQUIRE(wrong == 0);
 }
@@ -111,4 +112,17 @@ TEST_CASE("any launch configuration gives the same distances") {
       requested.blocks = blocks;
       require_step_matches(graph, n, requested);
     }
+}
+
+TEST_CASE("rounds of 64 (--tile 64) give the same distances") {
+  // Only step 08 takes the option: its kernels on tiles of 64 (phase 3 in blocks of 64 threads). The
+  // other steps ignore it and must still be right.
+  floyd_warshall::LaunchPlan requested;
+  requested.tile = 64;
+  for (std::size_t n : sizes_for_this_step())
+    if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, 14)), n, requested);
+  const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
+  auto chain = floyd_warshall::graph_without_edges(n);  // every distance runs through every round
+  for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 5);
+  require_step_matches(chain, n, requested);
 }

@@ -49,6 +49,14 @@ TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(1025, 16400, 14));  // too many rows for step 07's wide layout
 }
 
+TEST_CASE("matches the reference on rows that step 07 splits 1 to 16 columns per thread") {
+  // On a GPU of about 132 SMs step 07's wide layout gives each thread 2 columns of a row of 70001 (and
+  // takes groups of 8 rows, the last one short, past 1024 rows), 8 of 300007 and 16 of 600011.
+  require_step_matches(matvec::make_problem(1100, 70001, 15));
+  require_step_matches(matvec::make_problem(37, 300007, 16));
+  require_step_matches(matvec::make_problem(37, 600011, 17));
+}
+
 TEST_CASE("matches the reference on every row length step 07 treats differently") {
   // Step 07 gives a row to a warp up to 1024 columns, to a block of 512 threads up to 8192 (E = 4,
   // 8, 16 elements per thread), of 1024 up to 16384, and beyond that a slice of every row to each
