@@ -140,19 +140,13 @@ inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&,
 }
 
 // Steps 08 and 09: step 07's rounds and its phases 1 and 2 (for 128 x 128 tiles, which need the
-// larger shared-memory limit for phase 2), with this phase 3 in kStages stages. Step 08's --tile 64
-// (requested.tile) runs the same kernels on rounds and tiles of 64, with blocks of 64 threads.
-inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device,
-                                            const LaunchPlan& requested) {
-  if (requested.tile == 64) {
-    allow_phase_shared_memory<64>(device);
-    LaunchPlan p = blocked_plan(n, 64, MicroTileBlock<64>::kThreads);
-    p.tile = 64;
-    return p;
-  }
-  allow_phase_shared_memory<kRegisterTile>(device);
-  LaunchPlan p = register_tiles_plan(n, device, requested);
-  p.tile = kRegisterTile;
+// larger shared-memory limit for phase 2), with this phase 3 in kStages stages. The plan takes tiles
+// of kTile: step 08's --tile 64 runs the same kernels on rounds and tiles of 64, blocks of 64 threads.
+template <int kTile = kRegisterTile>
+inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device, const LaunchPlan&) {
+  allow_phase_shared_memory<kTile>(device);
+  LaunchPlan p = blocked_plan(n, kTile, MicroTileBlock<kTile>::kThreads);
+  p.tile = kTile;
   return p;
 }
 

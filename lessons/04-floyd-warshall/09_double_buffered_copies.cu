@@ -29,5 +29,5 @@
 // min_plus_registers<Phase3Tiles, 2> over every tile outside row and column kb.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "09", "two shared-memory stages, copies overlap compute", "gpu", nullptr,
-    floyd_warshall::register_tile_rounds_plan, floyd_warshall::run_register_tile_rounds<2>,
+    floyd_warshall::register_tile_rounds_plan<>, floyd_warshall::run_register_tile_rounds<2>,
     floyd_warshall::kDefaultVertices, 2049};

@@ -174,15 +174,10 @@ constexpr int kWideValues = 16;  // E columns of each of R = 16 / E rows, per th
 constexpr int kWideMaxPerThread = 16;
 constexpr int kStages = 6;  // 6 x 32 KB of shared memory per block
 // A block posts its parts of B for group g + kAhead before it waits for group g's B: the waits of
-// successive groups overlap instead of following one another.
-constexpr int kAhead = kStages - 2;
+// successive groups overlap instead of following one another. Of the kStages stages, kAhead + 1 hold
+// posted groups, two are being filled.
+constexpr int kAhead = kStages - 3;
 constexpr std::size_t kWideSharedBytes = static_cast<std::size_t>(kStages) * kWideValues * kWideLayoutThreads * sizeof(float);
-
-// With one column per thread (E = 1, rows of at most one grid of threads) a group of 16 rows costs
-// about 3.5 microseconds on the H100 whatever its size, longer than reading it: above 1024 rows two
-// passes are faster (4096 x 65536: 0.889 ms in one pass, 0.764 ms in two). From two columns per
-// thread up one pass is faster at every shape measured, up to 2048 x 131072.
-constexpr std::size_t kWideMaxRowsOneColumn = 1024;
 
 // Each block posts its part of B_i for every row i as one 64-bit word: the group's number + 1 in the
 // high half, the float in the low half. A single aligned 64-bit store is seen whole or not at all, so
@@ -223,25 +218,60 @@ __device__ inline void copy_slices(const float* a, std::size_t first_row, std::s
   __pipeline_commit();
 }
 
+// The same copies, 16 bytes at a time, when every row starts on a 16-byte boundary (A aligned, N a
+// multiple of 4). The stage's slice (r, k) is kWideLayoutThreads consecutive columns of row r; a
+// quarter of the block copies it, so a thread copies 4 values of some other threads' columns: four
+// copies per thread and group instead of sixteen. Whoever reads a stage must first pass a barrier.
+// Pieces past the end of a row are never copied (zero since the start, like the slots above).
+template <int E, int R>
+__device__ inline void copy_slices_by_16(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                         float* stage) {
+  constexpr int kPieces = kWideLayoutThreads / 4;  // of 16 bytes per slice
+  constexpr int kPerThread = R * E * kPieces / kWideLayoutThreads;
+  const unsigned threads = gridDim.x * kWideLayoutThreads;
+#pragma unroll
+  for (int n = 0; n < kPerThread; ++n) {
+    const int piece = threadIdx.x + n * kWideLayoutThreads;
+    const int slice = piece / kPieces, r = slice / E, k = slice % E, first = 4 * (piece % kPieces);
+    const unsigned column = blockIdx.x * kWideLayoutThreads + k * threads + first;
+    float* to = stage + static_cast<std::size_t>(slice) * kWideLayoutThreads + first;
+    if (first_row + r >= rows)
+      *reinterpret_cast<float4*>(to) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // a row past the end
+    else if (column < columns)
+      __pipeline_memcpy_async(to, a + (first_row + r) * columns + column, 4 * sizeof(float));
+  }
+  __pipeline_commit();
+}
+
+// One halving step of warp_sums_of_rows, on the first N of a lane's R values, then the next step:
+// the lane keeps half of the N rows and sends the other half to its partner `16 N / R` lanes away,
+// which keeps the opposite half. A template per step, so that every index is known at compile time
+// and x stays in registers (a loop over the steps left x in local memory at R = 16).
+template <int N, int R>
+__device__ inline void keep_half_of_rows(float (&x)[R], int lane, int& row) {
+  if constexpr (N > 1) {
+    constexpr int offset = 16 * N / R;
+    const bool upper = lane & offset;  // keeps rows N/2 .. N-1 of the current N
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) {
+      const float send = upper ? x[i] : x[i + N / 2];
+      const float keep = upper ? x[i + N / 2] : x[i];
+      x[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+    }
+    if (upper) row += N / 2;
+    keep_half_of_rows<N / 2>(x, lane, row);
+  }
+}
+
 // Sums each of a lane's R values over the warp, with R - 1 + 5 - log2(R) shuffles rather than 5 R:
-// at each of the first log2(R) steps a lane keeps half of its rows and sends the other half to its
-// partner, which keeps the opposite half. Afterwards x[0] holds the warp's sum of row lane / (32 / R)
-// (for R = 4: lanes 0-7 row 0, lanes 8-15 row 1, ...); the function returns that row.
+// log2(R) halving steps, then the usual shuffles among the lanes that hold the same row. Afterwards
+// x[0] holds the warp's sum of row lane / (32 / R) (for R = 4: lanes 0-7 row 0, lanes 8-15 row 1,
+// ...); the function returns that row.
 template <int R>
 __device__ inline int warp_sums_of_rows(float (&x)[R]) {
   const int lane = threadIdx.x % 32;
   int row = 0;
-#pragma unroll
-  for (int n = R, offset = 16; n > 1; n /= 2, offset /= 2) {
-    const bool upper = lane & offset;  // keeps rows n/2 .. n-1 of the current n
-#pragma unroll
-    for (int i = 0; i < n / 2; ++i) {
-      const float send = upper ? x[i] : x[i + n / 2];
-      const float keep = upper ? x[i + n / 2] : x[i];
-      x[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
-    }
-    if (upper) row += n / 2;
-  }
+  keep_half_of_rows<R>(x, lane, row);
 #pragma unroll
   for (int offset = 16 / R; offset > 0; offset /= 2) x[0] += __shfl_xor_sync(0xffffffffu, x[0], offset);
   return row;
@@ -347,8 +377,16 @@ __global__ void __launch_bounds__(kWideLayoutThreads, 1)
       for (int k = 0; k < E; ++k)
         if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
   const std::size_t groups = (rows + R - 1) / R;
-  for (int g = 0; g < kStages - 1; ++g) copy_slices<E, R>(a, g * R, rows, columns, columns_held, stage(g));
-  __pipeline_wait_prior(0);
+  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  auto copy_group = [&](std::size_t g) {
+    if (by_16)
+      copy_slices_by_16<E, R>(a, g * R, rows, columns, stage(g));
+    else
+      copy_slices<E, R>(a, g * R, rows, columns, columns_held, stage(g));
+  };
+  for (int g = 0; g < kStages - 1; ++g) copy_group(g);
+  __pipeline_wait_prior(kStages - 2 - kAhead);  // groups 0 .. kAhead have arrived
+  __syncthreads();  // and the other threads' copies too
   for (std::size_t g = 0; g < kAhead && g < groups; ++g) {
     post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
     __syncthreads();  // warp_sums is read before it is written again
@@ -356,11 +394,12 @@ __global__ void __launch_bounds__(kWideLayoutThreads, 1)
   PartWord word[kPartsPerLane] = {};
   ask_parts<R>(parts, 0, rows, word);
   for (std::size_t g = 0; g < groups; ++g) {
-    copy_slices<E, R>(a, (g + kStages - 1) * R, rows, columns, columns_held, stage(g + kStages - 1));  // the stage of g - 1
-    if (g + kAhead < groups) {
-      __pipeline_wait_prior(kStages - 1 - kAhead);  // group g + kAhead has arrived
-      post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
+    if (g > 0) {
+      __pipeline_wait_prior(kStages - 2 - kAhead);  // this thread's copies of group g + kAhead have arrived
+      __syncthreads();  // everyone's have, and everyone is done with group g - 1
     }
+    copy_group(g + kStages - 1);  // into the stage of g - 1
+    if (g + kAhead < groups) post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
     gather_b<R>(parts, g, rows, word, b_group[g % 2]);  // waits until every block has posted group g
     __syncthreads();
     ask_parts<R>(parts, g + 1, rows, word);  // in flight while this group is applied
@@ -450,12 +489,12 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
     p.threads = kWideLayoutThreads;
     p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
     int e = per_thread(columns, static_cast<std::size_t>(p.blocks) * p.threads);
-    if (!device.cooperative_launch || e > kWideMaxPerThread || (e == 1 && rows > kWideMaxRowsOneColumn))
+    if (!device.cooperative_launch || e > kWideMaxPerThread)
       return two_passes(rows, columns, device);
     course::require_shared_memory(wide_kernel_for(e), kWideSharedBytes, device, "step 07 (wide rows)");
     p.blocks = course::cooperative_grid_blocks(wide_kernel_for(e), p.threads, kWideSharedBytes, p.blocks, device);
     e = per_thread(columns, static_cast<std::size_t>(p.blocks) * p.threads);
-    if (e > kWideMaxPerThread || (e == 1 && rows > kWideMaxRowsOneColumn) || p.blocks > kWideMaxBlocks)
+    if (e > kWideMaxPerThread || p.blocks > kWideMaxBlocks)
       return two_passes(rows, columns, device);
     p.scratch_bytes = wide_scratch_bytes(rows, p.blocks);
     return p;

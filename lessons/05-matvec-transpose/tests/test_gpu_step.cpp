@@ -46,15 +46,21 @@ TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds
   require_step_matches(matvec::make_problem(3, 70001, 11));
   require_step_matches(matvec::make_problem(97, 150001, 12));
-  require_step_matches(matvec::make_problem(1025, 16400, 14));  // too many rows for step 07's wide layout
+  require_step_matches(matvec::make_problem(1025, 16400, 14));  // step 07: one column per thread
 }
 
 TEST_CASE("matches the reference on rows that step 07 splits 1 to 16 columns per thread") {
   // On a GPU of about 132 SMs step 07's wide layout gives each thread 2 columns of a row of 70001 (and
-  // takes groups of 8 rows, the last one short, past 1024 rows), 8 of 300007 and 16 of 600011.
+  // takes groups of 8 rows, the last one short), 8 of 300007 and 16 of 600011: copies of 4 bytes, as
+  // these rows do not start on 16-byte boundaries. Rows of a multiple of 4 columns are copied 16 bytes
+  // at a time: 1 column per thread of 40000 (groups of 16 rows, the last one of a single row), 2 of
+  // 70000, 16 of 600012.
   require_step_matches(matvec::make_problem(1100, 70001, 15));
   require_step_matches(matvec::make_problem(37, 300007, 16));
   require_step_matches(matvec::make_problem(37, 600011, 17));
+  require_step_matches(matvec::make_problem(2049, 40000, 18));
+  require_step_matches(matvec::make_problem(1100, 70000, 19));
+  require_step_matches(matvec::make_problem(37, 600012, 20));
 }
 
 TEST_CASE("matches the reference on every row length step 07 treats differently") {
