@@ -18,20 +18,21 @@
 //                       row, in groups of rows. Each block posts its part of each B_i to global
 //                       memory, and waits for all the others' parts before it applies B_i. The
 //                       slices wait in shared memory, filled by asynchronous copies several groups of
-//                       rows ahead. Every block must be resident at once: a cooperative launch.
+//                       rows ahead (16 bytes a copy where rows start on 16-byte boundaries).
+//                       Every block must be resident at once: a cooperative launch.
 //
 // Each block ends with one partial C (its rows' contribution), added up by sum_partials; in the wide
 // layout each column has a single owner, which writes C directly.
 //
 // Why it is faster (1.94x over step 06 in the ladder): A is read once instead of twice. The ladder
 // and the shape sweep put the step at 94 to 95% of the read bandwidth counting one pass over A at
-// 16384 x 16384, 65536 x 4096 and 1,048,576 x 256, and at 87% at 100,003 x 997.
+// 16384 x 16384, 65536 x 4096 and 1,048,576 x 256, at 88% at 256 x 1,048,576, 87% at
+// 100,003 x 997 and 71% at 4096 x 65536.
 //
 // What it costs: three layouts instead of one kernel, and in the wide one a wait for the other blocks
-// at every group of rows. With one column of a row per thread that wait costs more than the second
-// pass it saves, so for such matrices above 1024 rows the step falls back to step 05's two passes; so
-// it does on a GPU without cooperative launches, for rows wider than 16 x the grid's threads, and for
-// grids of more than 256 blocks.
+// at every group of rows, with three barriers. That fixed work weighs most with one column of a row
+// per thread (4096 x 65536). The step falls back to step 05's two passes on a GPU without cooperative
+// launches, for rows wider than 16 x the grid's threads, and for grids of more than 256 blocks.
 //
 // Launch: chosen by N (the layouts above); --threads is ignored, --blocks sets the grid.
 #include <cuda/atomic>
