@@ -293,6 +293,22 @@ function(course_write_manifest)
   file(WRITE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/course_manifest.tsv "${text}")
 endfunction()
 
+# course_add_cpu_threads_tests(LESSON <nn> SEQUENTIAL <target> OPENMP <target> [ARGS <arguments>...])
+# --cpu-threads belongs to the OpenMP step alone: on one thread (with ARGS, a small size) it must say
+# so in its report and PASS; a negative count is refused; the sequential step does not know the option.
+function(course_add_cpu_threads_tests)
+  cmake_parse_arguments(T "" "LESSON;SEQUENTIAL;OPENMP" "ARGS" ${ARGN})
+  string(REGEX REPLACE "^lesson[0-9]+_" "" short ${T_OPENMP})
+  set(name "lesson${T_LESSON}.${short}: --cpu-threads 1 runs it on one thread")
+  add_test(NAME "${name}" COMMAND ${T_OPENMP} ${T_ARGS} --cpu-threads 1)
+  set_tests_properties("${name}" PROPERTIES LABELS "cpu;lesson${T_LESSON}"
+                       PASS_REGULAR_EXPRESSION "CPU, 1 thread\\].*check +PASS")
+  course_add_usage_tests(LESSON ${T_LESSON} PROGRAMS ${T_OPENMP} NO_DEFAULTS
+    CASES "a negative thread count|--cpu-threads -1|out of range")
+  course_add_usage_tests(LESSON ${T_LESSON} PROGRAMS ${T_SEQUENTIAL} NO_DEFAULTS
+    CASES "--cpu-threads on a step without it|--cpu-threads 2|unknown option --cpu-threads")
+endfunction()
+
 # course_add_usage_tests(LESSON <nn> PROGRAMS <target>... [CASES "<what>|<arguments>|<message>"...]
 #                        [NO_DEFAULTS])
 # For each program: bad sizes, unknown options, missing and malformed files (and the lesson's own

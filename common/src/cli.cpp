@@ -134,6 +134,12 @@ CommandLine& CommandLine::add_flag(const std::string& name, const std::string& h
   return *this;
 }
 
+CommandLine& CommandLine::add_cpu_threads_option() {
+  add_integer("cpu-threads", 0, "threads of this OpenMP step (0: every core; 1: one core, its vector instructions alone)",
+              0, 4096);
+  return *this;
+}
+
 CommandLine& CommandLine::add_common_options(int default_reps) {
   add_integer("seed", 1, "seed of the input data generator", 0, std::numeric_limits<long long>::max());
   add_integer("reps", default_reps, "timed repetitions (the median is reported)", 1, 100000);

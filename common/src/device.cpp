@@ -25,6 +25,16 @@ int cpu_threads() {
 #endif
 }
 
+void set_cpu_threads(int threads) {
+  if (threads <= 0) return;
+#ifdef _OPENMP
+  omp_set_num_threads(threads);
+#else
+  if (threads > 1)
+    throw UsageError("--cpu-threads: this build has no OpenMP, so its CPU steps run on one thread");
+#endif
+}
+
 std::string cpu_description(int threads) {
   return "CPU, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }

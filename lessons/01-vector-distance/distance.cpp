@@ -301,7 +301,9 @@ bool parse_request(int argc, char** argv, const Step& step, Request& request) {
   cli.add_common_options(is_gpu(step) ? 20 : 3);
   if (step.takes_scalar_loads)
     cli.add_flag("scalar-loads", "4-byte global loads and stores even where 16-byte ones would do");
+  if (step.cpu_threads != nullptr) cli.add_cpu_threads_option();  // the OpenMP step
   if (!cli.parse(argc, argv)) return false;
+  if (step.cpu_threads != nullptr) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
   request.common = cli.common();
   request.scalar_loads = step.takes_scalar_loads && cli.flag("scalar-loads");
   if (!is_gpu(step) && !cli.given("warmup")) request.common.timing.warmup = 0;  // long CPU runs need no warm-up

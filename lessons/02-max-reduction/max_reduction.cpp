@@ -132,7 +132,9 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
+  if (step.all_cores) cli.add_cpu_threads_option();
   if (!cli.parse(argc, argv)) return false;
+  if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
   options.common = cli.common();
   options.n = cli.size("n");
   if (!options.common.input.empty() && cli.given("n"))

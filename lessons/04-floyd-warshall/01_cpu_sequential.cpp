@@ -3,7 +3,8 @@
 // Floyd-Warshall as it is written in textbooks: for every intermediate vertex k, for every pair
 // (i, j), keep the shorter of the best path so far and the path through k. After round k, d[i][j] is
 // the shortest path whose intermediate vertices all lie in 0..k. That is n^3 add-min operations:
-// 8.6 billion at n = 2048, one after another on one core.
+// 8.6 billion at n = 2048, on one core (GCC at -O3 vectorizes the loop over j: a few j per
+// instruction).
 //
 // The order of the loops matters: k must be outermost (round k needs the results of round k - 1),
 // and j innermost walks memory in order. Nothing here is parallel yet, but notice that within one

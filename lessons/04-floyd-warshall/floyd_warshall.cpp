@@ -207,7 +207,9 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
   if (step.takes_tile) cli.add_integer("tile", 128, "vertices per round and side of a tile: 64 or 128", 1, 1024);
+  if (step.all_cores) cli.add_cpu_threads_option();
   if (!cli.parse(argc, argv)) return false;
+  if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
   options.check = cli.text("check");
   if (options.check != "auto" && options.check != "full" && options.check != "sample")
     throw course::UsageError("--check: '" + options.check + "' is not one of full, sample, auto");

@@ -197,7 +197,9 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   }
   if (step.options & kSharedVectorOption)
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
+  if (step.all_cores) cli.add_cpu_threads_option();
   if (!cli.parse(argc, argv)) return false;
+  if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
   options.common = cli.common();
   options.rows = cli.size("m");
   options.columns = cli.size("n");

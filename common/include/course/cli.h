@@ -76,6 +76,9 @@ class CommandLine {
   /// --read-bandwidth and --shrink, with @p default_reps timed repetitions. `--shrink k` halves every size option k times
   /// (never below its minimum), which the runner uses when a table's size does not fit the GPU.
   CommandLine& add_common_options(int default_reps = 20);
+  /// Declares --cpu-threads, for a step that runs on every core with OpenMP: how many threads it uses
+  /// (0, the default: every core). Pass its value to set_cpu_threads() (course/device.h).
+  CommandLine& add_cpu_threads_option();
 
   /// Parses the arguments (argv[0] is skipped).
   /// @return false when --help was given: the help text went to @p help_out and the caller should exit 0

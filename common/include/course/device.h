@@ -44,6 +44,10 @@ struct DeviceFacts {
 /// The CPU threads an OpenMP loop of the course uses (1 in a build without OpenMP).
 int cpu_threads();
 
+/// Sets the threads of the OpenMP loops that follow (--cpu-threads): 0 keeps OpenMP's choice, every
+/// core. @throws UsageError for more than one thread in a build without OpenMP.
+void set_cpu_threads(int threads);
+
 /// "CPU, 1 thread" or "CPU, 16 threads": the device column of a CPU step's report.
 std::string cpu_description(int threads);
 
