@@ -293,6 +293,17 @@ function(course_write_manifest)
   file(WRITE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/course_manifest.tsv "${text}")
 endfunction()
 
+# course_add_cpu_threads_sweep(LESSON <nn> [SUFFIX <text>])
+# The runner's table that measures the OpenMP step's two ideas apart, titled "step 02 on every core
+# and on one thread" + SUFFIX (the size): step 01, then step 02 on every core and on one thread
+# (--cpu-threads 1), where its vector instructions are left alone.
+function(course_add_cpu_threads_sweep)
+  cmake_parse_arguments(S "" "LESSON;SUFFIX" "" ${ARGN})
+  course_add_sweep(LESSON ${S_LESSON} TABLE "step 02 on every core and on one thread${S_SUFFIX}" LABEL "step 02 on"
+    STEPS "lesson${S_LESSON}_01_cpu_sequential<=every core" lesson${S_LESSON}_02_cpu_openmp
+    ROWS "every core|" "one thread|--cpu-threads 1")
+endfunction()
+
 # course_add_cpu_threads_tests(LESSON <nn> SEQUENTIAL <target> OPENMP <target> [ARGS <arguments>...])
 # --cpu-threads belongs to the OpenMP step alone: on one thread (with ARGS, a small size) it must say
 # so in its report and PASS; a negative count is refused; the sequential step does not know the option.

@@ -33,9 +33,6 @@
 
 namespace {
 
-// The launcher is in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
-// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb; rounds of 64 with
-// --tile 64.
 // Rounds of 128 unless --tile 64 (requested.tile) asks for 64.
 floyd_warshall::LaunchPlan plan(std::size_t n, const course::DeviceFacts& device,
                                 const floyd_warshall::LaunchPlan& requested) {
@@ -43,6 +40,8 @@ floyd_warshall::LaunchPlan plan(std::size_t n, const course::DeviceFacts& device
   return floyd_warshall::register_tile_rounds_plan(n, device, requested);
 }
 
+// The launcher is in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
+// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb, at the plan's width.
 void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const floyd_warshall::LaunchPlan& plan,
          void* scratch, cudaStream_t stream) {
   if (plan.tile == 64)

@@ -134,20 +134,23 @@ __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTi
           make_int4(best[r][4 * half], best[r][4 * half + 1], best[r][4 * half + 2], best[r][4 * half + 3]);
 }
 
-// The plan of steps 08 to 11: n padded to a multiple of 128, blocks of 256 threads.
+// The plan of steps 08 to 11: n padded to a multiple of kTile (128, or 64 for step 08's --tile 64),
+// blocks of kTile^2 / 64 threads.
+template <int kTile = kRegisterTile>
 inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan&) {
-  return blocked_plan(n, kRegisterTile, kMicroThreads);
+  LaunchPlan p = blocked_plan(n, kTile, MicroTileBlock<kTile>::kThreads);
+  p.tile = kTile;
+  return p;
 }
 
 // Steps 08 and 09: step 07's rounds and its phases 1 and 2 (for 128 x 128 tiles, which need the
 // larger shared-memory limit for phase 2), with this phase 3 in kStages stages. The plan takes tiles
 // of kTile: step 08's --tile 64 runs the same kernels on rounds and tiles of 64, blocks of 64 threads.
 template <int kTile = kRegisterTile>
-inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device, const LaunchPlan&) {
+inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device,
+                                            const LaunchPlan& requested) {
   allow_phase_shared_memory<kTile>(device);
-  LaunchPlan p = blocked_plan(n, kTile, MicroTileBlock<kTile>::kThreads);
-  p.tile = kTile;
-  return p;
+  return register_tiles_plan<kTile>(n, device, requested);
 }
 
 template <int kStages, int kTile = kRegisterTile>

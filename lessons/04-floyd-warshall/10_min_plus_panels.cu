@@ -55,5 +55,5 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "10", "blocked, phase 2 as a min-plus product", "gpu", nullptr,
-    floyd_warshall::register_tiles_plan, run,
+    floyd_warshall::register_tiles_plan<>, run,
     floyd_warshall::kDefaultVertices, 2049};

@@ -107,5 +107,5 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "11", "look-ahead: next round's phases 1 and 2 beside phase 3", "gpu", nullptr,
-    floyd_warshall::register_tiles_plan, run,
+    floyd_warshall::register_tiles_plan<>, run,
     floyd_warshall::kDefaultVertices, 2049};

@@ -25,8 +25,9 @@ void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
   for (std::size_t e = 0; e < n * n; ++e)
     if (got[e] != expected[e] && wrong++ == 0) first = e;
   INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
-               << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "") << ": " << wrong << " wrong distances; first at [" << first / n << "]["
-               << first % n << "]: got " << got[first] << ", expected " << expected[first]);
+               << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "") << ": "
+               << wrong << " wrong distances; first at [" << first / n << "][" << first % n << "]: got "
+               << got[first] << ", expected " << expected[first]);
   REQUIRE(wrong == 0);
 }
 
