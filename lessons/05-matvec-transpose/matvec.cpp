@@ -180,6 +180,30 @@ std::vector<float> run_gpu_once(const Step& step, const Problem& p, const Launch
   return c.to_host();
 }
 
+void require_layout_holds(RowLayout layout, std::size_t columns) {
+  const auto most = [&](const char* name, std::size_t longest) {
+    if (columns > longest)
+      throw course::UsageError(std::string("--layout ") + name + " holds rows of at most " + std::to_string(longest) +
+                               " columns, not " + std::to_string(columns));
+  };
+  if (layout == RowLayout::kWarp) most("warp", kWarpRowColumns);
+  if (layout == RowLayout::kBlock) most("block", kBlockRowColumns);
+  if (layout == RowLayout::kCluster) most("cluster", kClusterRowColumns);
+}
+
+namespace {
+
+RowLayout parse_layout(const std::string& name) {
+  if (name == "auto") return RowLayout::kAuto;
+  if (name == "warp") return RowLayout::kWarp;
+  if (name == "block") return RowLayout::kBlock;
+  if (name == "cluster") return RowLayout::kCluster;
+  if (name == "wide") return RowLayout::kWide;
+  throw course::UsageError("--layout: " + name + " is not auto, warp, block, cluster or wide");
+}
+
+}  // namespace
+
 bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   options.program = course::program_name(argv[0]);
   course::CommandLine cli(options.program, std::string("Lesson 05, step ") + step.number + ": C = A^T (A v), " +
@@ -197,6 +221,8 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   }
   if (step.options & kSharedVectorOption)
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
+  if (step.options & kLayoutOption)
+    cli.add_text("layout", "auto", "who holds a row: warp, block, cluster or wide (auto: chosen by N)", "NAME");
   if (step.all_cores) cli.add_cpu_threads_option();
   if (!cli.parse(argc, argv)) return false;
   if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
@@ -216,6 +242,10 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     options.requested.scalar_loads = cli.flag("scalar-loads");
   }
   if (step.options & kSharedVectorOption) options.requested.shared_vector = !cli.flag("no-shared-vector");
+  if (step.options & kLayoutOption) {
+    options.requested.layout = parse_layout(cli.text("layout"));
+    if (options.common.input.empty()) require_layout_holds(options.requested.layout, options.columns);  // else: plan()
+  }
   return true;
 }
 

@@ -58,6 +58,23 @@ course::Tolerance tolerance(const Problem& p, const std::vector<double>& expecte
 /// 4 * 2^-24 * sqrt(terms) * max |expected| (used by the exercises: M terms for A^T x, N for A x).
 course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& expected);
 
+/// Who holds a row of A in step 07 until its B_i is known (--layout).
+enum class RowLayout {
+  kAuto,     ///< chosen by the row's length N
+  kWarp,     ///< a warp per row: 32 lanes x 32 values
+  kBlock,    ///< a block per group of rows: 1024 threads x 16 values
+  kCluster,  ///< a cluster of up to 8 blocks per row: 8 x 512 threads x 16 values (compute capability 9.0+)
+  kWide,     ///< every block a slice of every row (a cooperative launch), any N
+};
+
+/// The longest row (columns) a layout holds; kWide and kAuto: any.
+constexpr std::size_t kWarpRowColumns = 32 * 32;
+constexpr std::size_t kBlockRowColumns = 1024 * 16;
+constexpr std::size_t kClusterRowColumns = 8 * 512 * 16;
+
+/// Throws course::UsageError (one line) when `layout` cannot hold rows of `columns` elements.
+void require_layout_holds(RowLayout layout, std::size_t columns);
+
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   int threads = 0;                ///< threads per block
@@ -67,12 +84,14 @@ struct LaunchPlan {
   int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
+  RowLayout layout = RowLayout::kAuto;  ///< step 07: who holds a row (the plan names the one it chose)
 };
 
 /// Options a step takes besides the lesson's own (Step::options).
 enum StepOption : unsigned {
   kIdeasApartOptions = 1u,    ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
   kSharedVectorOption = 2u,   ///< --no-shared-vector: step 04 without its shared-memory tiles
+  kLayoutOption = 4u,         ///< --layout: step 07 with one of its layouts, whatever N is
 };
 
 /// One rung of the ladder.
@@ -116,7 +135,7 @@ struct Options {
   std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
   std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
   course::CommonOptions common;           ///< --seed, --reps, --input, --output, --format, ...
-  LaunchPlan requested;  ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads, --no-shared-vector
+  LaunchPlan requested;  ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads, --no-shared-vector, --layout
 };
 
 /// Parses the command line of a step program (the lesson's options and the course's common ones).

@@ -1,0 +1,120 @@
+// Lesson 05, step 07, rows of 1024 < N <= 16384 columns: a block holds a group of rows.
+//
+// Each thread holds E = 4, 8 or 16 elements of each row (columns t, t + T, ...) and takes R = 16 / E
+// neighbouring rows at a time, so that every thread has 16 values in flight and the block meets at
+// one barrier per 16 values, whatever N is. The warps' sums of each row meet in shared memory; after
+// the barrier every thread adds them up to B_i and applies it to the values it holds. Blocks of
+// T = 512 threads, two per SM (while one waits at its barrier the other's loads go on), up to 8192
+// columns; of 1024, one per SM, beyond. v waits in shared memory, C's shares in registers; each block
+// writes one partial C and sum_partials adds them.
+#pragma once
+
+#include "05_coalesced_warps.cuh"
+#include "matvec_device.cuh"
+
+namespace block_rows {
+
+constexpr int kValuesPerThread = 16;  // E elements of each of R = 16 / E rows
+constexpr std::size_t kMaxColumns = matvec::kBlockRowColumns;
+static_assert(kMaxColumns == 1024 * kValuesPerThread);
+constexpr std::size_t kHalfBlockColumns = 512 * kValuesPerThread;  // up to here, blocks of 512
+
+template <int T, int E, int R>
+__device__ inline void load_row_group(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                      float (&x)[R][E]) {
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
+      x[r][k] = first_row + r < rows && j < columns ? a[(first_row + r) * columns + j] : 0.0f;
+    }
+}
+
+template <int E, int T>
+__global__ void __launch_bounds__(T, 1024 / T)
+    fused_block_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  constexpr int R = kValuesPerThread / E;
+  extern __shared__ float v_shared[];
+  __shared__ float4 warp_sums[2][R][T / 32 / 4];  // the warps' sums, 4 to a float4
+  for (std::size_t j = threadIdx.x; j < columns; j += T) v_shared[j] = v[j];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float c_share[E] = {}, group[R][E] = {}, next[R][E] = {};
+  std::size_t first = blockIdx.x * static_cast<std::size_t>(R);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * R;
+  if (first < rows) load_row_group<T>(a, first, rows, columns, group);
+  __syncthreads();  // v_shared is loaded
+  for (int parity = 0; first < rows; first += stride, parity ^= 1) {
+    if (first + stride < rows) load_row_group<T>(a, first + stride, rows, columns, next);  // in flight meanwhile
+    float dot[R] = {};
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
+      const float v_j = j < columns ? v_shared[j] : 0.0f;  // one load of v for R rows
+#pragma unroll
+      for (int r = 0; r < R; ++r) dot[r] += group[r][k] * v_j;
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      dot[r] = matvec::warp_sum(dot[r]);
+      if (lane == 0) reinterpret_cast<float*>(warp_sums[parity][r])[warp] = dot[r];
+    }
+    __syncthreads();  // the slots of the other parity are rewritten only after the next barrier
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      float b_r = 0.0f;
+#pragma unroll
+      for (int q = 0; q < T / 32 / 4; ++q) {
+        const float4 s = warp_sums[parity][r][q];
+        b_r += (s.x + s.y) + (s.z + s.w);
+      }
+#pragma unroll
+      for (int k = 0; k < E; ++k) c_share[k] += b_r * group[r][k];
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int k = 0; k < E; ++k) group[r][k] = next[r][k];
+  }
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
+    if (j < columns) partial[blockIdx.x * columns + j] = c_share[k];
+  }
+}
+
+// Threads per block for rows of `columns` elements.
+inline int threads_for(std::size_t columns) { return columns <= kHalfBlockColumns ? 512 : 1024; }
+
+// Checks that every kernel may hold v (`columns` floats) in shared memory on this device.
+inline void require_shared_vector(std::size_t columns, const course::DeviceFacts& device) {
+  for (auto kernel : {fused_block_rows<4, 512>, fused_block_rows<8, 512>, fused_block_rows<16, 512>,
+                      fused_block_rows<16, 1024>})
+    course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
+                                  "step 07 (v in shared memory)");
+}
+
+template <int E, int T>
+void launch_e(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+              cudaStream_t stream) {
+  fused_block_rows<E, T><<<blocks, T, columns * sizeof(float), stream>>>(a, v, partial, rows, columns);
+  CUDA_CHECK_LAUNCH();
+}
+
+// One partial C per block into `partial` (blocks x columns floats).
+inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+                   cudaStream_t stream) {
+  if (threads_for(columns) == 1024) {
+    launch_e<16, 1024>(a, v, partial, rows, columns, blocks, stream);
+    return;
+  }
+  switch (matvec::values_per_thread(columns, 512)) {  // 1, 2, 4, 8 or 16: E of at least 4
+    case 1:
+    case 2:
+    case 4: launch_e<4, 512>(a, v, partial, rows, columns, blocks, stream); break;
+    case 8: launch_e<8, 512>(a, v, partial, rows, columns, blocks, stream); break;
+    default: launch_e<16, 512>(a, v, partial, rows, columns, blocks, stream); break;
+  }
+}
+
+}  // namespace block_rows

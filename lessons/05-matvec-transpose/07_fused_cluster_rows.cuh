@@ -1,0 +1,274 @@
+// Lesson 05, step 07, rows of 16384 < N <= 65536 columns: a cluster of blocks holds a row.
+//
+// A row is too long for one block, but not for a few. Since Hopper (compute capability 9.0) a launch
+// can group blocks into clusters of up to 8, and the blocks of a cluster are guaranteed to run at the
+// same time. So a cluster of S = N / 8192 blocks (rounded up) holds one row, 16 values per thread of
+// 512, and its blocks can wait for each other: the whole grid never waits, only the S blocks that
+// share a row. For each row:
+//
+//   1. every thread multiplies its 16 values by v's, the warps' sums meet in shared memory, and one
+//      warp posts the block's part of B_i to global memory (a word per block and row);
+//   2. one warp of each block waits until all S parts of the row are posted and adds them up in block
+//      order (every block of the cluster gets the same B_i, bit for bit); it asks for them one row
+//      early, so the trip through the L2 cache overlaps the work;
+//   3. every thread applies B_i to its 16 values.
+//
+// The parts need a trip through the L2 cache and the blocks of a cluster run at slightly different
+// speeds, so a block posts its part of row n + 3 before it waits for row n: the waits overlap the
+// work instead of following it. The rows wait in shared memory meanwhile, filled by asynchronous
+// copies (cp.async), two rows ahead of those posted. Each thread copies, and later reads, only its
+// own slots of a stage, and one block barrier per row orders the rest. Clusters take rows i,
+// i + clusters, ...; each writes one partial C and sum_partials adds them.
+//
+// The cost: a barrier and a post per row, the rows read from shared memory twice, a kernel per
+// cluster size, and a GPU with clusters.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+#include <cuda_pipeline.h>
+
+#include "05_coalesced_warps.cuh"
+#include "matvec_device.cuh"
+
+namespace cluster_rows {
+
+namespace cg = cooperative_groups;
+
+constexpr int kThreads = 512;
+constexpr int kWarps = kThreads / 32;
+constexpr int kChunks = 4;  // of 4 values (16 bytes): 16 values of the row per thread
+constexpr int kMaxBlocks = 8;  // the largest cluster every GPU with clusters accepts
+constexpr std::size_t kColumnsPerBlock = static_cast<std::size_t>(kThreads) * kChunks * 4;
+constexpr std::size_t kMaxColumns = matvec::kClusterRowColumns;
+static_assert(kMaxColumns == kMaxBlocks * kColumnsPerBlock);
+constexpr int kAhead = 3;   // a block posts row n + kAhead's part before it waits for row n's
+constexpr int kStages = kAhead + 3;  // rows in shared memory: one applied, kAhead posted, two in flight
+constexpr std::size_t kStageFloats = kColumnsPerBlock;
+constexpr std::size_t kSharedBytes = kStages * kStageFloats * sizeof(float);  // 6 x 32 KB
+
+// First column of this thread's chunk k in block `rank` of a cluster of S: the blocks take turns by
+// 2048 columns (512 chunks), so each warp reads 512 contiguous bytes, and chunk k + 1 lies S x 2048
+// columns further on (a constant offset: the S of the cluster is part of the kernel).
+template <int S>
+__device__ inline std::size_t chunk_column(int k, unsigned rank) {
+  return 4 * ((static_cast<std::size_t>(k) * S + rank) * kThreads + threadIdx.x);
+}
+
+// Slot of this thread's chunk k in a stage: chunk k of threads 0, 1, ... side by side.
+__device__ inline float4* chunk_slot(float* stage, int k) {
+  return reinterpret_cast<float4*>(stage) + k * kThreads + threadIdx.x;
+}
+
+// Starts the copies of this thread's chunks of `row` into `stage`: 16 bytes a copy where rows start on
+// 16-byte boundaries, else 4. Slots past the row's end are never copied into (zero since the start).
+template <int S>
+__device__ inline void copy_row(const float* row, std::size_t columns, unsigned rank, bool by_16, float* stage) {
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const std::size_t j = chunk_column<S>(k, rank);
+    float* to = reinterpret_cast<float*>(chunk_slot(stage, k));
+    if (by_16) {
+      if (j < columns) __pipeline_memcpy_async(to, row + j, 16);  // columns % 4 == 0: whole chunks
+    } else {
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (j + e < columns) __pipeline_memcpy_async(to + e, row + j + e, 4);
+    }
+  }
+  __pipeline_commit();  // one group per row, empty past the last row: the count stays simple
+}
+
+// This thread's 16 values of a row times its 16 values of v.
+__device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks]) {
+  float dot = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const float4 x = *chunk_slot(stage, k);
+    dot += x.x * v_chunks[k].x + x.y * v_chunks[k].y + x.z * v_chunks[k].z + x.w * v_chunks[k].w;
+  }
+  return dot;
+}
+
+// A block posts its part of B_i as one 64-bit word: 1 in the high half (0: not posted yet, the scratch
+// is zeroed before each launch), the float in the low half. A 64-bit store is seen whole or not at
+// all, so a reader that finds the high half set has the part: no atomics, no fences.
+using PartWord = unsigned long long;
+
+__device__ inline PartWord load_part(const PartWord* word) {
+  return cuda::atomic_ref<const PartWord, cuda::thread_scope_device>(*word).load(cuda::memory_order_relaxed);
+}
+
+// Clusters of S blocks: __cluster_dims__ makes the size part of the kernel, so a plain <<<...>>> launch
+// groups every S neighbouring blocks of the grid into a cluster. parts[i * S + rank]: block rank's
+// part of B_i.
+template <int S>
+__global__ void __cluster_dims__(S, 1, 1) __launch_bounds__(kThreads, 1)
+    fused_cluster_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
+                       PartWord* parts) {
+  const unsigned rank = cg::this_cluster().block_rank();
+  extern __shared__ float4 stage_memory[];  // kStages rows, this block's 8192 columns of each
+  float* stages = reinterpret_cast<float*>(stage_memory);
+  __shared__ float warp_sums[2][kWarps];  // by the parity of the row posted
+  __shared__ float b_shared[2];           // by the parity of the row applied
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  auto stage = [&](std::size_t n) { return stages + (n % kStages) * kStageFloats; };
+  float4 v_chunks[kChunks], c_chunks[kChunks];
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const std::size_t j = chunk_column<S>(k, rank);
+    float* x = reinterpret_cast<float*>(&v_chunks[k]);
+    for (int e = 0; e < 4; ++e) x[e] = j + e < columns ? v[j + e] : 0.0f;
+    c_chunks[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int n = 0; n < kStages; ++n)
+      for (int e = 0; e < 4; ++e)
+        if (j + e >= columns) reinterpret_cast<float*>(chunk_slot(stage(n), k))[e] = 0.0f;  // never copied into
+  }
+  // This cluster's rows: cluster_id + n clusters for n = 0 .. count - 1.
+  const std::size_t cluster_id = blockIdx.x / S, clusters = gridDim.x / S;
+  const std::size_t count = cluster_id < rows ? (rows - cluster_id + clusters - 1) / clusters : 0;
+  auto row_index = [&](std::size_t n) { return cluster_id + n * clusters; };
+  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  auto copy = [&](std::size_t n) {
+    if (n < count) copy_row<S>(a + row_index(n) * columns, columns, rank, by_16, stage(n));
+    else __pipeline_commit();
+  };
+  // Step 1, before the barrier: this warp's sum of row n.
+  auto sum_warp = [&](std::size_t n) {
+    const float dot = matvec::warp_sum(dot_row(stage(n), v_chunks));
+    if (lane == 0) warp_sums[n % 2][warp] = dot;
+  };
+  // Step 1, after the barrier (warp 0): the block's part of row n, posted.
+  auto post = [&](std::size_t n) {
+    const float part = matvec::warp_sum(lane < kWarps ? warp_sums[n % 2][lane] : 0.0f);
+    if (lane == 0)
+      cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[row_index(n) * S + rank])
+          .store((1ull << 32) | __float_as_uint(part), cuda::memory_order_relaxed);
+  };
+  // Step 2 (warp 1): lane q < S asks for block q's part of row n; the answer is looked at one row
+  // later, so that the trip through the L2 cache overlaps a row's work instead of adding to it.
+  PartWord word = 0;
+  auto ask = [&](std::size_t n) {
+    if (lane < S) word = load_part(parts + row_index(n) * S + lane);
+  };
+  // B of row n, once every block's part has come (rare misses ask again).
+  auto gather = [&](std::size_t n) {
+    const PartWord* row_parts = parts + row_index(n) * S;
+    if (lane >= S) word = 1ull << 32;  // no block: nothing to wait for, nothing added
+    for (unsigned pause = 32; !__all_sync(0xffffffffu, word >> 32 != 0); pause = min(2 * pause, 512u)) {
+      __nanosleep(pause);  // polls sparingly: the copies of A need the same L2
+      if (word >> 32 == 0) word = load_part(row_parts + lane);
+    }
+    float b = 0.0f;
+#pragma unroll
+    for (int q = 0; q < S; ++q) b += __shfl_sync(0xffffffffu, __uint_as_float(static_cast<unsigned>(word)), q);
+    if (lane == 0) b_shared[n % 2] = b;
+  };
+  for (int n = 0; n < kStages - 1; ++n) copy(n);
+  __pipeline_wait_prior(kStages - 2 - kAhead);  // rows 0 .. kAhead have arrived
+  for (std::size_t n = 0; n < kAhead && n < count; ++n) {
+    sum_warp(n);
+    __syncthreads();
+    if (warp == 0) post(n);
+    __syncthreads();  // warp_sums is read before it is written again
+  }
+  if (warp == 1 && count > 0) ask(0);
+  for (std::size_t n = 0; n < count; ++n) {
+    if (n > 0) __pipeline_wait_prior(kStages - 2 - kAhead);  // rows up to n + kAhead have arrived
+    copy(n + kStages - 1);  // into the stage of row n - 1, which this thread has applied
+    if (n + kAhead < count) sum_warp(n + kAhead);
+    if (warp == 1) gather(n);
+    // warp_sums[(n + kAhead) % 2] and b_shared[n % 2] are written; both are written again two rows
+    // later, after the next barrier, which no thread passes before it is done with them here.
+    __syncthreads();
+    if (warp == 0 && n + kAhead < count) post(n + kAhead);
+    if (warp == 1 && n + 1 < count) ask(n + 1);
+    const float b = b_shared[n % 2];
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const float4 x = *chunk_slot(stage(n), k);
+      c_chunks[k].x += b * x.x;
+      c_chunks[k].y += b * x.y;
+      c_chunks[k].z += b * x.z;
+      c_chunks[k].w += b * x.w;
+    }
+  }
+  __pipeline_wait_prior(0);  // no copy outlives the block
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const std::size_t j = chunk_column<S>(k, rank);
+    const float* x = reinterpret_cast<const float*>(&c_chunks[k]);
+    for (int e = 0; e < 4; ++e)
+      if (j + e < columns) partial[cluster_id * columns + j + e] = x[e];  // each column of the cluster's C, once
+  }
+}
+
+// Blocks per cluster for rows of `columns` elements: 1 to kMaxBlocks.
+inline int cluster_blocks(std::size_t columns) {
+  return static_cast<int>((columns + kColumnsPerBlock - 1) / kColumnsPerBlock);
+}
+
+// The kernel for clusters of `size` blocks.
+inline const void* kernel_for(int size) {
+  switch (size) {
+    case 1: return reinterpret_cast<const void*>(fused_cluster_rows<1>);
+    case 2: return reinterpret_cast<const void*>(fused_cluster_rows<2>);
+    case 3: return reinterpret_cast<const void*>(fused_cluster_rows<3>);
+    case 4: return reinterpret_cast<const void*>(fused_cluster_rows<4>);
+    case 5: return reinterpret_cast<const void*>(fused_cluster_rows<5>);
+    case 6: return reinterpret_cast<const void*>(fused_cluster_rows<6>);
+    case 7: return reinterpret_cast<const void*>(fused_cluster_rows<7>);
+    default: return reinterpret_cast<const void*>(fused_cluster_rows<8>);
+  }
+}
+
+// How many clusters for rows of `columns` elements the device runs at once (0: none fit).
+inline int resident_clusters(std::size_t columns, const course::DeviceFacts& device) {
+  const void* kernel = kernel_for(cluster_blocks(columns));
+  course::require_shared_memory(kernel, kSharedBytes, device, "step 07 (a cluster per row)");
+  cudaLaunchConfig_t config{};  // the cluster's size comes from the kernel
+  config.gridDim = dim3(cluster_blocks(columns));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = kSharedBytes;
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters;
+}
+
+// The scratch: the parts of B (a word per row and block) and one partial C per cluster.
+inline std::size_t parts_bytes(std::size_t rows, std::size_t columns) {
+  return rows * static_cast<std::size_t>(cluster_blocks(columns)) * sizeof(PartWord);
+}
+
+inline std::size_t scratch_bytes(std::size_t rows, std::size_t columns, int blocks) {
+  return parts_bytes(rows, columns) + static_cast<std::size_t>(blocks / cluster_blocks(columns)) * columns * sizeof(float);
+}
+
+template <int S>
+void launch_s(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+              PartWord* parts, cudaStream_t stream) {
+  fused_cluster_rows<S><<<blocks, kThreads, kSharedBytes, stream>>>(a, v, partial, rows, columns, parts);
+  CUDA_CHECK_LAUNCH();
+}
+
+// C = A^T (A v) with clusters; `blocks` is a multiple of cluster_blocks(columns) and `scratch` holds
+// scratch_bytes(rows, columns, blocks).
+inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
+                   void* scratch, cudaStream_t stream) {
+  PartWord* parts = static_cast<PartWord*>(scratch);
+  float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
+  CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
+  switch (cluster_blocks(columns)) {
+    case 1: launch_s<1>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    case 2: launch_s<2>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    case 3: launch_s<3>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    case 4: launch_s<4>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    case 5: launch_s<5>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    case 6: launch_s<6>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    case 7: launch_s<7>(a, v, partial, rows, columns, blocks, parts, stream); break;
+    default: launch_s<8>(a, v, partial, rows, columns, blocks, parts, stream); break;
+  }
+  matvec::launch_sum_partials(partial, blocks / cluster_blocks(columns), columns, c, stream);
+}
+
+}  // namespace cluster_rows

@@ -1,0 +1,94 @@
+// Lesson 05, step 07, rows of N <= 1024 columns: a warp holds a row.
+//
+// Lane l holds columns l, l + 32, ... of the row (E = 1 to 32 of them), v's matching elements and
+// its share of C, all in registers. The warp's shuffles give B_i to every lane, so B_i is applied at
+// once: no barrier, no shared memory until the end. Warp w takes rows w, w + warps, ..., with the
+// next row's loads in flight while it works on the current one. Each block adds its warps' shares in
+// shared memory and writes one partial C; sum_partials adds the blocks' partials.
+#pragma once
+
+#include "05_coalesced_warps.cuh"
+#include "matvec_device.cuh"
+
+namespace warp_rows {
+
+constexpr int kThreads = 256;
+constexpr std::size_t kMaxColumns = matvec::kWarpRowColumns;  // 32 values per lane
+
+template <int E>
+__device__ inline void load_lane_columns(const float* row, std::size_t columns, float (&x)[E]) {
+  const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
+    x[k] = j < columns ? row[j] : 0.0f;
+  }
+}
+
+template <int E>
+__global__ void __launch_bounds__(kThreads, E >= 32 ? 1 : 2)
+    fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  __shared__ float block_c[kMaxColumns];
+  const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
+  const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
+  float v_lane[E], c_lane[E] = {}, row[E] = {}, next[E] = {};
+  load_lane_columns(v, columns, v_lane);
+  for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) block_c[j] = 0.0f;
+  std::size_t i = warp;
+  if (i < rows) load_lane_columns(a + i * columns, columns, row);
+  for (; i < rows; i += warps) {
+    if (i + warps < rows) load_lane_columns(a + (i + warps) * columns, columns, next);  // in flight meanwhile
+    float dot = 0.0f;
+#pragma unroll
+    for (int k = 0; k < E; ++k) dot += row[k] * v_lane[k];
+    const float b_i = matvec::warp_sum(dot);  // every lane gets B_i: no barrier
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      c_lane[k] += b_i * row[k];
+      row[k] = next[k];
+    }
+  }
+  __syncthreads();  // block_c is zeroed
+  const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
+    if (j < columns) atomicAdd(&block_c[j], c_lane[k]);  // the block's warps, in shared memory
+  }
+  __syncthreads();
+  for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) partial[blockIdx.x * columns + j] = block_c[j];
+}
+
+// The kernel for rows of `columns` elements: E = columns / 32, rounded up to a power of 2.
+inline const void* kernel_for(std::size_t columns) {
+  switch (matvec::values_per_thread(columns, 32)) {
+    case 1: return reinterpret_cast<const void*>(fused_warp_rows<1>);
+    case 2: return reinterpret_cast<const void*>(fused_warp_rows<2>);
+    case 4: return reinterpret_cast<const void*>(fused_warp_rows<4>);
+    case 8: return reinterpret_cast<const void*>(fused_warp_rows<8>);
+    case 16: return reinterpret_cast<const void*>(fused_warp_rows<16>);
+    default: return reinterpret_cast<const void*>(fused_warp_rows<32>);
+  }
+}
+
+template <int E>
+void launch_e(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+              cudaStream_t stream) {
+  fused_warp_rows<E><<<blocks, kThreads, 0, stream>>>(a, v, partial, rows, columns);
+  CUDA_CHECK_LAUNCH();
+}
+
+// One partial C per block into `partial` (blocks x columns floats).
+inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+                   cudaStream_t stream) {
+  switch (matvec::values_per_thread(columns, 32)) {
+    case 1: launch_e<1>(a, v, partial, rows, columns, blocks, stream); break;
+    case 2: launch_e<2>(a, v, partial, rows, columns, blocks, stream); break;
+    case 4: launch_e<4>(a, v, partial, rows, columns, blocks, stream); break;
+    case 8: launch_e<8>(a, v, partial, rows, columns, blocks, stream); break;
+    case 16: launch_e<16>(a, v, partial, rows, columns, blocks, stream); break;
+    default: launch_e<32>(a, v, partial, rows, columns, blocks, stream); break;
+  }
+}
+
+}  // namespace warp_rows

@@ -1,0 +1,311 @@
+// Lesson 05, step 07, rows too long for a cluster (N > 65536 columns, or N > 16384 on a GPU without
+// clusters): every block holds a slice of every row.
+//
+// The grid's threads share each row: thread t of the grid holds columns t, t + threads, ... (E = 1 to
+// 16 of them) of R = 16 / E rows at a time, a group. Each block adds up its part of each B_i and posts
+// it to global memory, then waits for all the other blocks' parts before it applies B_i. The slices
+// wait in shared memory, filled by asynchronous copies (cp.async) several groups of rows ahead (16
+// bytes a copy where rows start on 16-byte boundaries), so that reading goes on during the waits, and
+// a block posts its parts three groups before it needs the sums. A wait for every other block ends
+// only if every block runs at once: a cooperative launch. Each column has one owner, which writes C
+// directly.
+//
+// The cost: every group pays the same fixed work, a wait for all the blocks' parts, three barriers
+// and the rows' shuffles, however many columns each thread holds; it weighs most at one column per
+// thread.
+#pragma once
+
+#include <cuda/atomic>
+#include <cuda_pipeline.h>
+
+#include "05_coalesced_warps.cuh"
+#include "matvec_device.cuh"
+
+namespace wide_rows {
+
+// A group of R rows is 16 values per thread. The slices wait in shared memory, not registers, so that
+// many groups can be in flight: asynchronous copies (cp.async) fill kStages stages while the block
+// works on older ones.
+constexpr int kThreads = 512;
+constexpr int kValues = 16;  // E columns of each of R = 16 / E rows, per thread and group
+constexpr int kMaxPerThread = 16;
+constexpr int kStages = 6;  // 6 x 32 KB of shared memory per block
+// A block posts its parts of B for group g + kAhead before it waits for group g's B: the waits of
+// successive groups overlap instead of following one another. Of the kStages stages, kAhead + 1 hold
+// posted groups, two are being filled.
+constexpr int kAhead = kStages - 3;
+constexpr std::size_t kSharedBytes = static_cast<std::size_t>(kStages) * kValues * kThreads * sizeof(float);
+
+// Each block posts its part of B_i for every row i as one 64-bit word: the group's number + 1 in the
+// high half, the float in the low half. A single aligned 64-bit store is seen whole or not at all, so
+// a reader that finds the right number has the right value: no atomics, no fences, and every block
+// adds the same parts in the same order, so every block gets the same B_i, bit for bit. A lane
+// reads the parts of up to kPartsPerLane blocks.
+constexpr int kPartsPerLane = 8;
+constexpr int kMaxBlocks = 32 * kPartsPerLane;
+
+// Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).
+using PartWord = unsigned long long;
+
+// Value (r, k) of this thread in a stage: only this thread writes and reads its own slots.
+__device__ inline float* slot(float* stage, int r, int k, int E) {
+  return stage + (static_cast<std::size_t>(r) * E + k) * kThreads + threadIdx.x;
+}
+
+// Starts the copies of this thread's columns of rows first_row .. first_row + R - 1 into a stage. The
+// thread's columns t + k threads lie inside the matrix for k < held; its other slots stay zero.
+template <int E, int R>
+__device__ inline void copy_slices(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                   int held, float* stage) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;  // 32 bits: the plan keeps columns at most 2^21
+  const unsigned threads = gridDim.x * blockDim.x;
+  const bool whole_group = first_row + R <= rows;  // every group but perhaps the last
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const float* row = a + (first_row + r) * columns + t;
+    if (whole_group || first_row + r < rows) {
+#pragma unroll
+      for (int k = 0; k < E; ++k)
+        if (k < held) __pipeline_memcpy_async(slot(stage, r, k, E), row + k * threads, sizeof(float));
+    } else {
+#pragma unroll
+      for (int k = 0; k < E; ++k) *slot(stage, r, k, E) = 0.0f;  // a row past the end
+    }
+  }
+  __pipeline_commit();
+}
+
+// The same copies, 16 bytes at a time, when every row starts on a 16-byte boundary (A aligned, N a
+// multiple of 4). The stage's slice (r, k) is kThreads consecutive columns of row r; a
+// quarter of the block copies it, so a thread copies 4 values of some other threads' columns: four
+// copies per thread and group instead of sixteen. Whoever reads a stage must first pass a barrier.
+// Pieces past the end of a row are never copied (zero since the start, like the slots above).
+template <int E, int R>
+__device__ inline void copy_slices_by_16(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                         float* stage) {
+  constexpr int kPieces = kThreads / 4;  // of 16 bytes per slice
+  constexpr int kPerThread = R * E * kPieces / kThreads;
+  const unsigned threads = gridDim.x * kThreads;
+#pragma unroll
+  for (int n = 0; n < kPerThread; ++n) {
+    const int piece = threadIdx.x + n * kThreads;
+    const int slice = piece / kPieces, r = slice / E, k = slice % E, first = 4 * (piece % kPieces);
+    const unsigned column = blockIdx.x * kThreads + k * threads + first;
+    float* to = stage + static_cast<std::size_t>(slice) * kThreads + first;
+    if (first_row + r >= rows)
+      *reinterpret_cast<float4*>(to) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // a row past the end
+    else if (column < columns)
+      __pipeline_memcpy_async(to, a + (first_row + r) * columns + column, 4 * sizeof(float));
+  }
+  __pipeline_commit();
+}
+
+// One halving step of warp_sums_of_rows, on the first N of a lane's R values, then the next step:
+// the lane keeps half of the N rows and sends the other half to its partner `16 N / R` lanes away,
+// which keeps the opposite half. A template per step, so that every index is known at compile time
+// and x stays in registers (a loop over the steps left x in local memory at R = 16).
+template <int N, int R>
+__device__ inline void keep_half_of_rows(float (&x)[R], int lane, int& row) {
+  if constexpr (N > 1) {
+    constexpr int offset = 16 * N / R;
+    const bool upper = lane & offset;  // keeps rows N/2 .. N-1 of the current N
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) {
+      const float send = upper ? x[i] : x[i + N / 2];
+      const float keep = upper ? x[i + N / 2] : x[i];
+      x[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+    }
+    if (upper) row += N / 2;
+    keep_half_of_rows<N / 2>(x, lane, row);
+  }
+}
+
+// Sums each of a lane's R values over the warp, with R - 1 + 5 - log2(R) shuffles rather than 5 R:
+// log2(R) halving steps, then the usual shuffles among the lanes that hold the same row. Afterwards
+// x[0] holds the warp's sum of row lane / (32 / R) (for R = 4: lanes 0-7 row 0, lanes 8-15 row 1,
+// ...); the function returns that row.
+template <int R>
+__device__ inline int warp_sums_of_rows(float (&x)[R]) {
+  const int lane = threadIdx.x % 32;
+  int row = 0;
+  keep_half_of_rows<R>(x, lane, row);
+#pragma unroll
+  for (int offset = 16 / R; offset > 0; offset /= 2) x[0] += __shfl_xor_sync(0xffffffffu, x[0], offset);
+  return row;
+}
+
+// This block's parts of B for group g (rows g R .. g R + R - 1), posted for the other blocks.
+template <int E, int R>
+__device__ inline void post_parts(float* stage, const float (&v_thread)[E], std::size_t g, std::size_t rows,
+                                  PartWord* parts, float (*warp_sums)[32]) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float dot[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    dot[r] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < E; ++k) dot[r] += *slot(stage, r, k, E) * v_thread[k];
+  }
+  const int r = warp_sums_of_rows(dot);  // this lane now holds the warp's sum of row r
+  if (lane % (32 / R) == 0) warp_sums[r][warp] = dot[0];
+  __syncthreads();
+  const std::size_t i = g * R + threadIdx.x;
+  if (threadIdx.x < R && i < rows) {
+    float part = 0.0f;
+    for (int w = 0; w < kThreads / 32; ++w) part += warp_sums[threadIdx.x][w];
+    const PartWord word = (static_cast<PartWord>(g + 1) << 32) | __float_as_uint(part);
+    cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + blockIdx.x]).store(word, cuda::memory_order_relaxed);
+  }
+}
+
+// Warp w < R of the block asks for the parts of row g R + w: the loads are issued now, and the words
+// are looked at one group later, by which time they have usually arrived.
+template <int R>
+__device__ inline void ask_parts(PartWord* parts, std::size_t g, std::size_t rows, PartWord (&word)[kPartsPerLane]) {
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::size_t i = g * R + warp;
+  if (warp >= R || i >= rows) return;
+#pragma unroll
+  for (int q = 0; q < kPartsPerLane; ++q) {
+    const unsigned block = lane + 32 * q;
+    if (block < gridDim.x)
+      word[q] = cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + block]).load(cuda::memory_order_relaxed);
+  }
+}
+
+// B_i for the rows of group g, into b_group: warp w adds up row g R + w's parts once all are posted.
+template <int R>
+__device__ inline void gather_b(PartWord* parts, std::size_t g, std::size_t rows, PartWord (&word)[kPartsPerLane],
+                                float* b_group) {
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (warp >= R) return;
+  if (g * R + warp >= rows) {
+    if (lane == 0) b_group[warp] = 0.0f;
+    return;
+  }
+  const PartWord posted = static_cast<PartWord>(g + 1) << 32;
+  const std::size_t i = g * R + warp;
+  for (unsigned pause = 32;; pause = min(2 * pause, 1024u)) {
+    bool all_posted = true;
+#pragma unroll
+    for (int q = 0; q < kPartsPerLane; ++q)
+      if (lane + 32 * q < gridDim.x && (word[q] & ~0xffffffffull) != posted) all_posted = false;
+    if (__all_sync(0xffffffffu, all_posted)) break;
+    // Polls sparingly, and only for the parts still missing: the posters and the copies of A need the
+    // same L2.
+    __nanosleep(pause);
+#pragma unroll
+    for (int q = 0; q < kPartsPerLane; ++q) {
+      const unsigned block = lane + 32 * q;
+      if (block < gridDim.x && (word[q] & ~0xffffffffull) != posted)
+        word[q] = cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + block]).load(cuda::memory_order_relaxed);
+    }
+  }
+  float b = 0.0f;
+#pragma unroll
+  for (int q = 0; q < kPartsPerLane; ++q)
+    if (lane + 32 * q < gridDim.x) b += __uint_as_float(static_cast<unsigned>(word[q]));
+  b = matvec::warp_sum(b);
+  if (lane == 0) b_group[warp] = b;
+}
+
+template <int E>
+__global__ void __launch_bounds__(kThreads, 1)
+    fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, PartWord* parts) {
+  constexpr int R = kValues / E;
+  extern __shared__ float stages[];  // kStages x R x E x kThreads
+  __shared__ float warp_sums[R][32];
+  __shared__ float b_group[2][R];  // by the group's parity: a group's B is written while the last is read
+  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  auto stage = [&](std::size_t g) { return stages + (g % kStages) * kValues * kThreads; };
+  float v_thread[E], c_thread[E] = {};
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+    v_thread[k] = j < columns ? v[j] : 0.0f;
+  }
+  int columns_held = 0;  // how many of this thread's columns lie inside the matrix
+  while (columns_held < E && t + static_cast<std::size_t>(columns_held) * threads < columns) ++columns_held;
+  for (int g = 0; g < kStages; ++g)
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int k = 0; k < E; ++k)
+        if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
+  const std::size_t groups = (rows + R - 1) / R;
+  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  auto copy_group = [&](std::size_t g) {
+    if (by_16)
+      copy_slices_by_16<E, R>(a, g * R, rows, columns, stage(g));
+    else
+      copy_slices<E, R>(a, g * R, rows, columns, columns_held, stage(g));
+  };
+  for (int g = 0; g < kStages - 1; ++g) copy_group(g);
+  __pipeline_wait_prior(kStages - 2 - kAhead);  // groups 0 .. kAhead have arrived
+  __syncthreads();  // and the other threads' copies too
+  for (std::size_t g = 0; g < kAhead && g < groups; ++g) {
+    post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
+    __syncthreads();  // warp_sums is read before it is written again
+  }
+  PartWord word[kPartsPerLane] = {};
+  ask_parts<R>(parts, 0, rows, word);
+  for (std::size_t g = 0; g < groups; ++g) {
+    if (g > 0) {
+      __pipeline_wait_prior(kStages - 2 - kAhead);  // this thread's copies of group g + kAhead have arrived
+      __syncthreads();  // everyone's have, and everyone is done with group g - 1
+    }
+    copy_group(g + kStages - 1);  // into the stage of g - 1
+    if (g + kAhead < groups) post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
+    gather_b<R>(parts, g, rows, word, b_group[g % 2]);  // waits until every block has posted group g
+    __syncthreads();
+    ask_parts<R>(parts, g + 1, rows, word);  // in flight while this group is applied
+    float* held = stage(g);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const float b_r = b_group[g % 2][r];
+#pragma unroll
+      for (int k = 0; k < E; ++k) c_thread[k] += b_r * *slot(held, r, k, E);
+    }
+  }
+  __pipeline_wait_prior(0);  // no copy outlives the block
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+    if (j < columns) c[j] = c_thread[k];  // each column has one owner: C directly, no partials
+  }
+}
+
+template <int E>
+const void* kernel_e() {
+  return reinterpret_cast<const void*>(fused_wide_rows<E>);
+}
+
+// The kernel for E values per thread and row.
+inline const void* kernel_for(int e) {
+  switch (e) {
+    case 1: return kernel_e<1>();
+    case 2: return kernel_e<2>();
+    case 4: return kernel_e<4>();
+    case 8: return kernel_e<8>();
+    default: return kernel_e<16>();
+  }
+}
+
+// The scratch of the parts: one word per row and block.
+inline std::size_t scratch_bytes(std::size_t rows, int blocks) {
+  return rows * static_cast<std::size_t>(blocks) * sizeof(PartWord);
+}
+
+// C directly; `scratch` holds scratch_bytes(rows, blocks) and is zeroed here.
+inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
+                   void* scratch, cudaStream_t stream) {
+  PartWord* parts = static_cast<PartWord*>(scratch);
+  CUDA_CHECK(cudaMemsetAsync(parts, 0, scratch_bytes(rows, blocks), stream));  // nothing posted yet
+  const int e = matvec::values_per_thread(columns, static_cast<std::size_t>(blocks) * kThreads);
+  void* arguments[] = {&a, &v, &c, &rows, &columns, &parts};
+  CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e), dim3(blocks), dim3(kThreads), arguments,
+                                         kSharedBytes, stream));
+}
+
+}  // namespace wide_rows
