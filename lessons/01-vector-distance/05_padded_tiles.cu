@@ -11,9 +11,9 @@
 //
 // What it costs: 64 bytes of shared memory per block. The rows of B's tile are no longer 16 bytes
 // apart, so its values are read one word at a time rather than four (more load instructions, each
-// without a conflict; the lesson's README has the counts). And the store moves the conflict, smaller,
-// to where it happens once per tile: a warp writes two rows of tile_b, offsets 0..15 and 17..32, and
-// offsets 0 and 32 share bank 0, so each store takes two passes (one store per 16 loads).
+// without a conflict; the lesson's README has the counts). And the padding gives the store a small
+// conflict of its own: a warp writes two rows of tile_b, offsets 0..15 and 17..32, and offsets 0 and
+// 32 share bank 0, so each store takes two passes (one store per 16 loads).
 //
 // Any M, K, N, as in step 04.
 #include <cstdint>
