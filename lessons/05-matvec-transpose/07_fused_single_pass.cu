@@ -124,7 +124,11 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
     case RowLayout::kCluster: {
       const int size = cluster_rows::cluster_blocks(columns);
       p.threads = cluster_rows::kThreads;
-      p.blocks = requested.blocks > 0 ? (requested.blocks + size - 1) / size * size
+      const long long whole_clusters = (requested.blocks + size - 1LL) / size * size;
+      if (whole_clusters > 2147483647LL)
+        throw course::UsageError("--blocks " + std::to_string(requested.blocks) + ": more than 2^31 - 1 blocks in " +
+                                 "whole clusters of " + std::to_string(size));
+      p.blocks = requested.blocks > 0 ? static_cast<int>(whole_clusters)
                                       : cluster_rows::resident_clusters(columns, device) * size;
       p.scratch_bytes = cluster_rows::scratch_bytes(rows, columns, p.blocks);
       return p;
