@@ -25,7 +25,6 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cuda/atomic>
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
@@ -90,14 +89,9 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
   return dot;
 }
 
-// A block posts its part of B_i as one 64-bit word: 1 in the high half (0: not posted yet, the scratch
-// is zeroed before each launch), the float in the low half. A 64-bit store is seen whole or not at
-// all, so a reader that finds the high half set has the part: no atomics, no fences.
-using PartWord = unsigned long long;
-
-__device__ inline PartWord load_part(const PartWord* word) {
-  return cuda::atomic_ref<const PartWord, cuda::thread_scope_device>(*word).load(cuda::memory_order_relaxed);
-}
+// A block posts its part of B_i as a matvec::PartWord numbered 1: each word is written once per launch.
+using matvec::PartWord;
+using matvec::load_part;
 
 // Clusters of S blocks: __cluster_dims__ makes the size part of the kernel, so a plain <<<...>>> launch
 // groups every S neighbouring blocks of the grid into a cluster. parts[i * S + rank]: block rank's
@@ -141,9 +135,7 @@ __global__ void __cluster_dims__(S, 1, 1) __launch_bounds__(kThreads, 1)
   // Step 1, after the barrier (warp 0): the block's part of row n, posted.
   auto post = [&](std::size_t n) {
     const float part = matvec::warp_sum(lane < kWarps ? warp_sums[n % 2][lane] : 0.0f);
-    if (lane == 0)
-      cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[row_index(n) * S + rank])
-          .store((1ull << 32) | __float_as_uint(part), cuda::memory_order_relaxed);
+    if (lane == 0) matvec::store_part(&parts[row_index(n) * S + rank], matvec::make_part(1, part));
   };
   // Step 2 (warp 1): lane q < S asks for block q's part of row n; the answer is looked at one row
   // later, so that the trip through the L2 cache overlaps a row's work instead of adding to it.

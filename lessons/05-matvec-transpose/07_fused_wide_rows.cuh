@@ -15,7 +15,6 @@
 // thread.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
@@ -36,16 +35,14 @@ constexpr int kStages = 6;  // 6 x 32 KB of shared memory per block
 constexpr int kAhead = kStages - 3;
 constexpr std::size_t kSharedBytes = static_cast<std::size_t>(kStages) * kValues * kThreads * sizeof(float);
 
-// Each block posts its part of B_i for every row i as one 64-bit word: the group's number + 1 in the
-// high half, the float in the low half. A single aligned 64-bit store is seen whole or not at all, so
-// a reader that finds the right number has the right value: no atomics, no fences, and every block
-// adds the same parts in the same order, so every block gets the same B_i, bit for bit. A lane
-// reads the parts of up to kPartsPerLane blocks.
+// Each block posts its part of B_i for every row i as a matvec::PartWord numbered by the group (+ 1),
+// and every block adds the same parts in the same order, so every block gets the same B_i, bit for
+// bit. A lane reads the parts of up to kPartsPerLane blocks.
 constexpr int kPartsPerLane = 8;
 constexpr int kMaxBlocks = 32 * kPartsPerLane;
 
 // Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).
-using PartWord = unsigned long long;
+using matvec::PartWord;
 
 // Value (r, k) of this thread in a stage: only this thread writes and reads its own slots.
 __device__ inline float* slot(float* stage, int r, int k, int E) {
@@ -153,8 +150,7 @@ __device__ inline void post_parts(float* stage, const float (&v_thread)[E], std:
   if (threadIdx.x < R && i < rows) {
     float part = 0.0f;
     for (int w = 0; w < kThreads / 32; ++w) part += warp_sums[threadIdx.x][w];
-    const PartWord word = (static_cast<PartWord>(g + 1) << 32) | __float_as_uint(part);
-    cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + blockIdx.x]).store(word, cuda::memory_order_relaxed);
+    matvec::store_part(&parts[i * gridDim.x + blockIdx.x], matvec::make_part(g + 1, part));
   }
 }
 
@@ -169,7 +165,7 @@ __device__ inline void ask_parts(PartWord* parts, std::size_t g, std::size_t row
   for (int q = 0; q < kPartsPerLane; ++q) {
     const unsigned block = lane + 32 * q;
     if (block < gridDim.x)
-      word[q] = cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + block]).load(cuda::memory_order_relaxed);
+      word[q] = matvec::load_part(&parts[i * gridDim.x + block]);
   }
 }
 
@@ -198,7 +194,7 @@ __device__ inline void gather_b(PartWord* parts, std::size_t g, std::size_t rows
     for (int q = 0; q < kPartsPerLane; ++q) {
       const unsigned block = lane + 32 * q;
       if (block < gridDim.x && (word[q] & ~0xffffffffull) != posted)
-        word[q] = cuda::atomic_ref<PartWord, cuda::thread_scope_device>(parts[i * gridDim.x + block]).load(cuda::memory_order_relaxed);
+        word[q] = matvec::load_part(&parts[i * gridDim.x + block]);
     }
   }
   float b = 0.0f;
