@@ -5,9 +5,10 @@
 //   - Register micro-tiles. Each thread owns an 8 x 8 block of its tile, kept in 64 registers for the
 //     whole phase. For each k it reads 8 values of d[i][k] and 8 of d[k][j] from shared memory (four
 //     16-byte loads) and does 64 updates with them. Step 07 read two values for every update.
-//   - Bigger rounds. Tiles of 128 x 128, so a round covers 128 values of k and the matrix passes
-//     through memory n / 128 times instead of n / 32. With 128 registers per thread (the counters),
-//     two blocks of 256 threads fill an SM's 64 K registers, as __launch_bounds__ asks.
+//   - Bigger rounds. Tiles of 128 x 128 (or 64 x 64 at small n, below), so a round covers 128 values
+//     of k and the matrix passes through memory n / 128 times instead of n / 32. With 128 registers
+//     per thread (the counters), two blocks of 256 threads fill an SM's 64 K registers, as
+//     __launch_bounds__ asks.
 //   - One instruction per update. __viaddmin_s32(a, b, c) computes min(a + b, c); on Hopper (sm_90)
 //     the compiler emits a single VIADDMNMX for it, where other GPUs need an add and a min (the
 //     intrinsic falls back to that by itself). The table's ceiling counts one such update per integer
@@ -15,44 +16,28 @@
 // The k range reaches shared memory 16 values at a time (16.6 KB per block): the block copies a
 // chunk (asynchronously, with cp.async, which step 09 puts to use), waits for it, computes with it,
 // and only then copies the next.
-// Phases 1 and 2 are step 07's, instantiated for 128 x 128 tiles (phase 2 needs the larger
+// Phases 1 and 2 are step 07's, instantiated for the round's tiles (phase 2 needs the larger
 // shared-memory limit that plan() requests). The kernel lives in 08_blocked_register_tiles.cuh,
 // because steps 09 to 11 launch it too.
 //
-// --tile 64 keeps the micro-tiles and the fused add-min and halves the rounds (tiles of 64 x 64, phase
-// 3 in blocks of 64 threads), to measure what the wider rounds add.
+// Rounds of 64 keep the micro-tiles and the fused add-min on tiles of 64 x 64 (phase 3 in blocks of
+// 64 threads, eight to an SM). They win while n is small, because 128-wide rounds leave too few
+// tiles to keep every SM busy: round_width (08_blocked_register_tiles.cuh) picks 64 or 128 by n, for
+// this step and the three after it, and --tile 64 or --tile 128 forces one, to measure both.
 //
 // Bank conflicts: d[i][k] slices are stored transposed (at[k][i]), so both operands are read as
 // 16-byte vectors along a row of shared memory; a thread's 8 rows are two groups of 4 (rows 4t..4t+3
 // and 64+4t..64+4t+3), so the 8 lanes that share a load phase read 8 consecutive vectors.
 //
-// Launch: phase 3 uses blocks of 256 threads, one per 128 x 128 tile; --threads and --blocks are
-// ignored. n is padded to a multiple of 128 (of 64 with --tile 64).
+// Launch: phase 3 uses blocks of 256 threads, one per 128 x 128 tile (64 threads per 64 x 64 tile);
+// --threads and --blocks are ignored. n is padded to a multiple of the round's width.
 #include "08_blocked_register_tiles.cuh"
 #include "floyd_warshall.h"
 
-namespace {
-
-// Rounds of 128 unless --tile 64 (requested.tile) asks for 64.
-floyd_warshall::LaunchPlan plan(std::size_t n, const course::DeviceFacts& device,
-                                const floyd_warshall::LaunchPlan& requested) {
-  if (requested.tile == 64) return floyd_warshall::register_tile_rounds_plan<64>(n, device, requested);
-  return floyd_warshall::register_tile_rounds_plan(n, device, requested);
-}
-
-// The launcher is in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
-// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb, at the plan's width.
-void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const floyd_warshall::LaunchPlan& plan,
-         void* scratch, cudaStream_t stream) {
-  if (plan.tile == 64)
-    floyd_warshall::run_register_tile_rounds<1, 64>(graph, dist, n, plan, scratch, stream);
-  else
-    floyd_warshall::run_register_tile_rounds<1>(graph, dist, n, plan, scratch, stream);
-}
-
-}  // namespace
-
+// The plan (rounds of 128 or 64, by n or by --tile) and the launcher are in
+// 08_blocked_register_tiles.cuh: step 07's rounds, each closed by min_plus_registers<Phase3Tiles, 1>
+// over every tile outside row and column kb, at the plan's width.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "08", "blocked, register micro-tiles, fused add-min", "gpu", nullptr,
-    plan, run,
+    floyd_warshall::register_tile_rounds_plan_for_n, floyd_warshall::run_register_tile_rounds_at_width<1>,
     floyd_warshall::kDefaultVertices, 2049, false, true};

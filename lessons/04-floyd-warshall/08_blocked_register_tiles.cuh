@@ -24,7 +24,7 @@
 
 namespace floyd_warshall {
 
-constexpr int kRegisterTile = 128;  // vertices per round, and the side of a tile (--tile 64 halves both)
+constexpr int kRegisterTile = 128;  // vertices per round, and the side of a tile (rounds of 64 halve both)
 constexpr int kStagedK = 16;        // k values staged in shared memory at a time
 constexpr int kMicroTile = 8;       // each thread owns 8 x 8 elements
 
@@ -35,7 +35,6 @@ struct MicroTileBlock {
   static constexpr int kThreads = kSide * kSide;
   static constexpr int kTransposedPitch = kTile + 4;  // row pitch of the transposed slice: 16-byte rows
 };
-constexpr int kMicroThreads = MicroTileBlock<kRegisterTile>::kThreads;  // 256
 
 // Phase 3 of the blocked algorithm: every tile outside row kb and column kb (grid tiles x tiles).
 struct Phase3Tiles {
@@ -143,14 +142,46 @@ inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&,
   return p;
 }
 
+// The width of the rounds of steps 08 to 11: --tile's (requested.tile), or the steps' own choice
+// for n. A round of 128 does the work of two rounds of 64 with half the launches and a tile that
+// reuses each value it loads twice as often; but phase 3 then comes in blocks of 256 threads, two to
+// an SM, and at small n there are too few of them to share out evenly (at n = 2048, 225 tiles for
+// the H100's 132 SMs: 93 SMs get two, 39 get one and then wait), while tiles of 64 come eight to an
+// SM and 961 of them. Rounds of 128 pay once phase 3 has kWavesFor128 full waves of
+// tiles of 128: measured on the H100 for steps 08 and 11, rounds of 64 win up to n = 3072 (2.2
+// waves) and, for step 11, rounds of 128 from n = 4096 (3.9 waves) on (the README's table "rounds of
+// 64 and of 128").
+constexpr int kWavesFor128 = 3;
+inline int round_width(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested) {
+  if (requested.tile != 0) return requested.tile;
+  const std::size_t tiles = (n + kRegisterTile - 1) / kRegisterTile;
+  const std::size_t wave =  // tiles of 128 the GPU runs at once: two an SM
+      512 / MicroTileBlock<kRegisterTile>::kThreads * static_cast<std::size_t>(device.multiprocessors);
+  return tiles * tiles >= kWavesFor128 * wave ? kRegisterTile : kRegisterTile / 2;
+}
+
 // Steps 08 and 09: step 07's rounds and its phases 1 and 2 (for 128 x 128 tiles, which need the
-// larger shared-memory limit for phase 2), with this phase 3 in kStages stages. The plan takes tiles
-// of kTile: step 08's --tile 64 runs the same kernels on rounds and tiles of 64, blocks of 64 threads.
+// larger shared-memory limit for phase 2), with this phase 3 in kStages stages. Rounds and tiles of
+// 64 run the same kernels with blocks of 64 threads.
 template <int kTile = kRegisterTile>
 inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device,
                                             const LaunchPlan& requested) {
   allow_phase_shared_memory<kTile>(device);
   return register_tiles_plan<kTile>(n, device, requested);
+}
+
+// Steps 08 and 09's plan at round_width's width.
+inline LaunchPlan register_tile_rounds_plan_for_n(std::size_t n, const course::DeviceFacts& device,
+                                                  const LaunchPlan& requested) {
+  return round_width(n, device, requested) == 64 ? register_tile_rounds_plan<64>(n, device, requested)
+                                                 : register_tile_rounds_plan<128>(n, device, requested);
+}
+
+// Steps 10 and 11's plan at round_width's width (their phase 2 is phase 3's kernel).
+inline LaunchPlan register_tiles_plan_for_n(std::size_t n, const course::DeviceFacts& device,
+                                            const LaunchPlan& requested) {
+  return round_width(n, device, requested) == 64 ? register_tiles_plan<64>(n, device, requested)
+                                                 : register_tiles_plan<128>(n, device, requested);
 }
 
 template <int kStages, int kTile = kRegisterTile>
@@ -161,6 +192,16 @@ void run_register_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std
                        min_plus_registers<Phase3Tiles, kStages, kTile>
                            <<<dim3(tiles, tiles), MicroTileBlock<kTile>::kThreads, 0, stream>>>(work, padded, kb);
                      });
+}
+
+// Steps 08 and 09's rounds at the plan's width.
+template <int kStages>
+void run_register_tile_rounds_at_width(const std::int32_t* graph, std::int32_t* dist, std::size_t n,
+                                       const LaunchPlan& plan, void* scratch, cudaStream_t stream) {
+  if (plan.tile == 64)
+    run_register_tile_rounds<kStages, 64>(graph, dist, n, plan, scratch, stream);
+  else
+    run_register_tile_rounds<kStages, 128>(graph, dist, n, plan, scratch, stream);
 }
 
 }  // namespace floyd_warshall

@@ -21,7 +21,8 @@
 // blocks still fit on an SM) and a second barrier per chunk, so that no copy overwrites a stage
 // that a slow warp is still reading.
 //
-// Launch: as step 08 (n padded to a multiple of 128); --threads and --blocks are ignored.
+// Launch: as step 08 (rounds of 64 or 128 by n, or --tile; n padded to that width); --threads and
+// --blocks are ignored.
 #include "08_blocked_register_tiles.cuh"
 #include "floyd_warshall.h"
 
@@ -29,5 +30,5 @@
 // min_plus_registers<Phase3Tiles, 2> over every tile outside row and column kb.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "09", "two shared-memory stages, copies overlap compute", "gpu", nullptr,
-    floyd_warshall::register_tile_rounds_plan<>, floyd_warshall::run_register_tile_rounds<2>,
-    floyd_warshall::kDefaultVertices, 2049};
+    floyd_warshall::register_tile_rounds_plan_for_n, floyd_warshall::run_register_tile_rounds_at_width<2>,
+    floyd_warshall::kDefaultVertices, 2049, false, true};

@@ -25,7 +25,8 @@
 // What it costs: nothing in work (the same n^3 updates); phase 1 still closes the diagonal tile one
 // k at a time, on one block.
 //
-// Launch: as step 08 (n padded to a multiple of 128); --threads and --blocks are ignored.
+// Launch: as step 08 (rounds of 64 or 128 by n, or --tile; n padded to that width); --threads and
+// --blocks are ignored.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
 #include "08_blocked_register_tiles.cuh"
@@ -33,27 +34,36 @@
 
 namespace {
 
-using floyd_warshall::kMicroThreads;
-using floyd_warshall::kRegisterTile;
 using floyd_warshall::LaunchPlan;
+using floyd_warshall::MicroTileBlock;
 
-void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
+template <int kTile>
+void run_at_width(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
          cudaStream_t stream) {
   std::int32_t* work = floyd_warshall::start_padded(graph, dist, n, p.padded, scratch, stream);
-  const int padded = static_cast<int>(p.padded), tiles = padded / kRegisterTile;
+  const int padded = static_cast<int>(p.padded), tiles = padded / kTile;
   for (int kb = 0; kb < tiles; ++kb) {
-    floyd_warshall::launch_phase1<kRegisterTile>(work, padded, kb, stream);
-    floyd_warshall::launch_panels(work, padded, kb, stream);
-    floyd_warshall::min_plus_registers<floyd_warshall::Phase3Tiles, 2>
-        <<<dim3(tiles, tiles), kMicroThreads, 0, stream>>>(work, padded, kb);
+    floyd_warshall::launch_phase1<kTile>(work, padded, kb, stream);
+    floyd_warshall::launch_panels<kTile>(work, padded, kb, stream);
+    floyd_warshall::min_plus_registers<floyd_warshall::Phase3Tiles, 2, kTile>
+        <<<dim3(tiles, tiles), MicroTileBlock<kTile>::kThreads, 0, stream>>>(work, padded, kb);
     CUDA_CHECK_LAUNCH();
   }
   floyd_warshall::finish_padded(work, dist, n, p.padded, stream);
+}
+
+// Rounds of 128 or 64, as the plan chose (08_blocked_register_tiles.cuh).
+void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
+         cudaStream_t stream) {
+  if (p.tile == 64)
+    run_at_width<64>(graph, dist, n, p, scratch, stream);
+  else
+    run_at_width<128>(graph, dist, n, p, scratch, stream);
 }
 
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "10", "blocked, phase 2 as a min-plus product", "gpu", nullptr,
-    floyd_warshall::register_tiles_plan<>, run,
-    floyd_warshall::kDefaultVertices, 2049};
+    floyd_warshall::register_tiles_plan_for_n, run,
+    floyd_warshall::kDefaultVertices, 2049, false, true};

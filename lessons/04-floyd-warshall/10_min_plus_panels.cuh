@@ -23,10 +23,12 @@ struct PanelTiles {
 };
 
 // Phase 2 of round kb: the panels, by the phase-3 kernel of steps 08 and 09. Needs phase 1 of round kb done.
-inline void launch_panels(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
-  const int tiles = padded / kRegisterTile;
+template <int kTile>
+void launch_panels(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
+  const int tiles = padded / kTile;
   if (tiles == 1) return;  // no panels
-  min_plus_registers<PanelTiles, 2><<<dim3(tiles - 1, 2), kMicroThreads, 0, stream>>>(d, padded, kb);
+  min_plus_registers<PanelTiles, 2, kTile>
+      <<<dim3(tiles - 1, 2), MicroTileBlock<kTile>::kThreads, 0, stream>>>(d, padded, kb);
   CUDA_CHECK_LAUNCH();
 }
 

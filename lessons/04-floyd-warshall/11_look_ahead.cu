@@ -27,7 +27,8 @@
 // launches. What it costs: a second stream, two events, a fork and a join per round, and one more
 // launch per round (phase 3 in two parts).
 //
-// Launch: as step 08 (n padded to a multiple of 128); --threads and --blocks are ignored.
+// Launch: as step 08 (rounds of 64 or 128 by n, or --tile; n padded to that width); --threads and
+// --blocks are ignored.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
 #include "08_blocked_register_tiles.cuh"
@@ -35,9 +36,8 @@
 
 namespace {
 
-using floyd_warshall::kMicroThreads;
-using floyd_warshall::kRegisterTile;
 using floyd_warshall::LaunchPlan;
+using floyd_warshall::MicroTileBlock;
 
 // Round kb's phase 3 on the cross of round kb + 1: grid tiles x 2, row kb + 1 (blockIdx.y == 0)
 // then column kb + 1 without the tile they share.
@@ -58,10 +58,12 @@ struct RestTiles {
   }
 };
 
-void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
-         cudaStream_t stream) {
+template <int kTile>
+void run_at_width(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
+                  cudaStream_t stream) {
+  constexpr int kThreads = MicroTileBlock<kTile>::kThreads;
   std::int32_t* work = floyd_warshall::start_padded(graph, dist, n, p.padded, scratch, stream);
-  const int padded = static_cast<int>(p.padded), tiles = padded / kRegisterTile;
+  const int padded = static_cast<int>(p.padded), tiles = padded / kTile;
 
   int lowest_priority = 0, highest_priority = 0;
   CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest_priority, &highest_priority));
@@ -71,26 +73,26 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
   CUDA_CHECK(cudaEventCreateWithFlags(&round_start, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventCreateWithFlags(&ahead_done, cudaEventDisableTiming));
 
-  floyd_warshall::launch_phase1<kRegisterTile>(work, padded, 0, stream);
-  floyd_warshall::launch_panels(work, padded, 0, stream);
+  floyd_warshall::launch_phase1<kTile>(work, padded, 0, stream);
+  floyd_warshall::launch_panels<kTile>(work, padded, 0, stream);
   for (int kb = 0; kb < tiles; ++kb) {
     if (kb + 1 == tiles) {  // the last round: nothing to look ahead to
-      floyd_warshall::min_plus_registers<floyd_warshall::Phase3Tiles, 2>
-          <<<dim3(tiles, tiles), kMicroThreads, 0, stream>>>(work, padded, kb);
+      floyd_warshall::min_plus_registers<floyd_warshall::Phase3Tiles, 2, kTile>
+          <<<dim3(tiles, tiles), kThreads, 0, stream>>>(work, padded, kb);
       CUDA_CHECK_LAUNCH();
       break;
     }
     // Fork: the look-ahead stream starts once round kb - 1 is complete on both streams.
     CUDA_CHECK(cudaEventRecord(round_start, stream));
     CUDA_CHECK(cudaStreamWaitEvent(ahead, round_start, 0));
-    floyd_warshall::min_plus_registers<NextCrossTiles, 2>
-        <<<dim3(tiles, 2), kMicroThreads, 0, ahead>>>(work, padded, kb);
+    floyd_warshall::min_plus_registers<NextCrossTiles, 2, kTile>
+        <<<dim3(tiles, 2), kThreads, 0, ahead>>>(work, padded, kb);
     CUDA_CHECK_LAUNCH();
-    floyd_warshall::launch_phase1<kRegisterTile>(work, padded, kb + 1, ahead);
-    floyd_warshall::launch_panels(work, padded, kb + 1, ahead);
+    floyd_warshall::launch_phase1<kTile>(work, padded, kb + 1, ahead);
+    floyd_warshall::launch_panels<kTile>(work, padded, kb + 1, ahead);
     CUDA_CHECK(cudaEventRecord(ahead_done, ahead));
-    floyd_warshall::min_plus_registers<RestTiles, 2>
-        <<<dim3(tiles, tiles), kMicroThreads, 0, stream>>>(work, padded, kb);
+    floyd_warshall::min_plus_registers<RestTiles, 2, kTile>
+        <<<dim3(tiles, tiles), kThreads, 0, stream>>>(work, padded, kb);
     CUDA_CHECK_LAUNCH();
     // Join: round kb + 1 needs both halves.
     CUDA_CHECK(cudaStreamWaitEvent(stream, ahead_done, 0));
@@ -103,9 +105,18 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
   CUDA_CHECK(cudaStreamDestroy(ahead));
 }
 
+// Rounds of 128 or 64, as the plan chose (08_blocked_register_tiles.cuh).
+void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
+         cudaStream_t stream) {
+  if (p.tile == 64)
+    run_at_width<64>(graph, dist, n, p, scratch, stream);
+  else
+    run_at_width<128>(graph, dist, n, p, scratch, stream);
+}
+
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "11", "look-ahead: next round's phases 1 and 2 beside phase 3", "gpu", nullptr,
-    floyd_warshall::register_tiles_plan<>, run,
-    floyd_warshall::kDefaultVertices, 2049};
+    floyd_warshall::register_tiles_plan_for_n, run,
+    floyd_warshall::kDefaultVertices, 2049, false, true};

@@ -206,7 +206,8 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
-  if (step.takes_tile) cli.add_integer("tile", 128, "vertices per round and side of a tile: 64 or 128", 1, 1024);
+  if (step.takes_tile) cli.add_integer("tile", 0, "vertices per round and side of a tile: 64 or 128 (0: the step's choice for n)",
+                    0, 1024);
   if (step.all_cores) cli.add_cpu_threads_option();
   if (!cli.parse(argc, argv)) return false;
   if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
@@ -230,7 +231,7 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   }
   if (step.takes_tile) {
     options.requested.tile = static_cast<int>(cli.integer("tile"));
-    if (options.requested.tile != 64 && options.requested.tile != 128)
+    if (options.requested.tile != 0 && options.requested.tile != 64 && options.requested.tile != 128)
       throw course::UsageError("--tile: '" + std::to_string(options.requested.tile) + "' is not one of 64, 128");
   }
   return true;

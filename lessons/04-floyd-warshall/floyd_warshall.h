@@ -69,7 +69,7 @@ struct LaunchPlan {
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
   std::size_t padded = 0;         ///< n rounded up to the step's tile size (steps that pad)
   std::size_t scratch_bytes = 0;  ///< device scratch the step needs
-  int tile = 0;                   ///< vertices per round (--tile, step 08; 0: the step's choice)
+  int tile = 0;                   ///< vertices per round (--tile, steps 08 to 11; 0: the step's choice)
 };
 
 /// One rung of the ladder.
@@ -96,7 +96,7 @@ struct Step {
   std::size_t largest_test_vertices;
   /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
   bool all_cores = false;
-  /// Whether the step takes --tile 64|128 (LaunchPlan::tile): the width of its rounds.
+  /// Whether the step takes --tile 64|128 (LaunchPlan::tile): the width of its rounds (steps 08 to 11).
   bool takes_tile = false;
 };
 

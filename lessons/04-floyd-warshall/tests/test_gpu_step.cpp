@@ -115,15 +115,17 @@ TEST_CASE("any launch configuration gives the same distances") {
     }
 }
 
-TEST_CASE("rounds of 64 (--tile 64) give the same distances") {
-  // Only step 08 takes the option: its kernels on tiles of 64 (phase 3 in blocks of 64 threads). The
-  // other steps ignore it and must still be right.
-  floyd_warshall::LaunchPlan requested;
-  requested.tile = 64;
-  for (std::size_t n : sizes_for_this_step())
-    if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, 14)), n, requested);
-  const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
-  auto chain = floyd_warshall::graph_without_edges(n);  // every distance runs through every round
-  for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 5);
-  require_step_matches(chain, n, requested);
+TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distances") {
+  // Steps 08 to 11 take the option: their kernels on tiles of 64 (phase 3 in blocks of 64 threads) or
+  // of 128, whatever the width they would choose for n. The other steps ignore it and must still be right.
+  for (int tile : {64, 128}) {
+    floyd_warshall::LaunchPlan requested;
+    requested.tile = tile;
+    for (std::size_t n : sizes_for_this_step())
+      if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, 14)), n, requested);
+    const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
+    auto chain = floyd_warshall::graph_without_edges(n);  // every distance runs through every round
+    for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 5);
+    require_step_matches(chain, n, requested);
+  }
 }
