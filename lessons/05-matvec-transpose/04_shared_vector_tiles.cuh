@@ -14,20 +14,38 @@
 
 namespace matvec {
 
-// Part p's partial sums are at partial[p * length + x]; out[x] = their sum over p. Consecutive threads
-// take consecutive x, so every read is coalesced.
-static __global__ void sum_partials(const float* partial, int parts, std::size_t length, float* out) {
-  for (std::size_t x = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; x < length;
-       x += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+// Part p's partial sums are at partial[p * length + x]; out[x] = their sum over p. A block takes 32
+// consecutive x, one per lane, so every warp's read is one coalesced 128-byte line, and its 8 warps
+// share out the parts: warp w adds parts w, w + 8, w + 16, ... Each thread then waits for a chain of
+// parts / 8 loads instead of all of them (the fused step has a few hundred parts, and the chain, not
+// the bytes, is what takes the time). The 8 sums of each x meet in shared memory, always in the same
+// order, so the result does not change from run to run.
+constexpr int kSumThreads = 256;
+static __global__ void __launch_bounds__(kSumThreads)
+    sum_partials(const float* partial, int parts, std::size_t length, float* out) {
+  constexpr int kWarps = kSumThreads / 32;
+  __shared__ float sums[kWarps][32];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (std::size_t x0 = blockIdx.x * std::size_t{32}; x0 < length; x0 += gridDim.x * std::size_t{32}) {
+    const std::size_t x = x0 + lane;
     float sum = 0.0f;
-    for (int p = 0; p < parts; ++p) sum += partial[p * length + x];
-    out[x] = sum;
+    if (x < length)
+      for (int p = static_cast<int>(warp); p < parts; p += kWarps) sum += partial[p * length + x];
+    sums[warp][lane] = sum;
+    __syncthreads();
+    if (warp == 0 && x < length) {
+      float total = 0.0f;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) total += sums[w][lane];
+      out[x] = total;
+    }
+    __syncthreads();  // sums is free for the next 32 x
   }
 }
 
 inline void launch_sum_partials(const float* partial, int parts, std::size_t length, float* out, cudaStream_t stream) {
-  const int blocks = static_cast<int>(std::min<std::size_t>((length + 255) / 256, 4096));
-  sum_partials<<<blocks, 256, 0, stream>>>(partial, parts, length, out);
+  const int blocks = static_cast<int>(std::min<std::size_t>((length + 31) / 32, 8192));
+  sum_partials<<<blocks, kSumThreads, 0, stream>>>(partial, parts, length, out);
   CUDA_CHECK_LAUNCH();
 }
 

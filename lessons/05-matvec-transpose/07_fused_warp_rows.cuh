@@ -1,8 +1,8 @@
 // Lesson 05, step 07, rows of N <= 1024 columns: a warp holds a row.
 //
-// Lane l holds columns l, l + 32, ... of the row (E = 1 to 32 of them), v's matching elements and
-// its share of C, all in registers. The warp's shuffles give B_i to every lane, so B_i is applied at
-// once: no barrier, no shared memory until the end. Warp w takes rows w, w + warps, ..., with the
+// Lane l holds columns l, l + 32, ... of the row (E = 1 to 32 of them) in registers, with v's
+// matching elements and its share of C (in registers too, up to E = 16). The warp's shuffles give B_i
+// to every lane, so B_i is applied at once: no barrier. Warp w takes rows w, w + warps, ..., with the
 // next row's loads in flight while it works on the current one. Each block adds its warps' shares in
 // shared memory and writes one partial C; sum_partials adds the blocks' partials.
 #pragma once
@@ -25,35 +25,67 @@ __device__ inline void load_lane_columns(const float* row, std::size_t columns, 
   }
 }
 
+// Registers decide how many warps an SM holds, and so how many rows are in flight. Up to E = 16, v's
+// elements and C's share stay in registers beside the row and the next row, and two blocks of 256
+// threads fit on an SM. At E = 32 the four arrays alone are 128 floats a thread: one block an SM,
+// and rows of 513 to 1024 columns would stream with half the warps. So there v and the warp's share
+// of C live in shared memory (lane l reads and writes words l, l + 32, ...: one pass per access), and
+// the row and the next one fit in the 128 registers that two blocks of 256 threads leave a thread.
 template <int E>
-__global__ void __launch_bounds__(kThreads, E >= 32 ? 1 : 2)
+constexpr bool kSharedVectors = E >= 32;
+
+template <int E>
+__global__ void __launch_bounds__(kThreads, 2)
     fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  constexpr int kWarps = kThreads / 32;
+  constexpr int kSharedWords = kSharedVectors<E> ? kMaxColumns : 1;
   __shared__ float block_c[kMaxColumns];
+  __shared__ float v_shared[kSharedWords];
+  __shared__ float c_shared[kSharedVectors<E> ? kWarps : 1][kSharedWords];
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
-  float v_lane[E], c_lane[E] = {}, row[E] = {}, next[E] = {};
-  load_lane_columns(v, columns, v_lane);
+  const unsigned lane = threadIdx.x % 32, warp_in_block = threadIdx.x / 32;
+  float v_lane[kSharedVectors<E> ? 1 : E], c_lane[kSharedVectors<E> ? 1 : E] = {}, row[E] = {}, next[E] = {};
+  if constexpr (kSharedVectors<E>) {
+    for (std::size_t j = threadIdx.x; j < kMaxColumns; j += blockDim.x) v_shared[j] = j < columns ? v[j] : 0.0f;
+#pragma unroll
+    for (int k = 0; k < E; ++k) c_shared[warp_in_block][lane + 32 * k] = 0.0f;
+  } else {
+    load_lane_columns(v, columns, v_lane);
+  }
   for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) block_c[j] = 0.0f;
   std::size_t i = warp;
   if (i < rows) load_lane_columns(a + i * columns, columns, row);
+  __syncthreads();  // v_shared and block_c are ready
   for (; i < rows; i += warps) {
     if (i + warps < rows) load_lane_columns(a + (i + warps) * columns, columns, next);  // in flight meanwhile
     float dot = 0.0f;
 #pragma unroll
-    for (int k = 0; k < E; ++k) dot += row[k] * v_lane[k];
+    for (int k = 0; k < E; ++k) {
+      if constexpr (kSharedVectors<E>)
+        dot += row[k] * v_shared[lane + 32 * k];
+      else
+        dot += row[k] * v_lane[k];
+    }
     const float b_i = matvec::warp_sum(dot);  // every lane gets B_i: no barrier
 #pragma unroll
     for (int k = 0; k < E; ++k) {
-      c_lane[k] += b_i * row[k];
+      if constexpr (kSharedVectors<E>)
+        c_shared[warp_in_block][lane + 32 * k] += b_i * row[k];
+      else
+        c_lane[k] += b_i * row[k];
       row[k] = next[k];
     }
   }
-  __syncthreads();  // block_c is zeroed
-  const unsigned lane = threadIdx.x % 32;
 #pragma unroll
   for (int k = 0; k < E; ++k) {
     const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
-    if (j < columns) atomicAdd(&block_c[j], c_lane[k]);  // the block's warps, in shared memory
+    float share;
+    if constexpr (kSharedVectors<E>)
+      share = c_shared[warp_in_block][j];
+    else
+      share = c_lane[k];
+    if (j < columns) atomicAdd(&block_c[j], share);  // the block's warps, in shared memory
   }
   __syncthreads();
   for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) partial[blockIdx.x * columns + j] = block_c[j];
