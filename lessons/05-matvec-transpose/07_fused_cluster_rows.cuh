@@ -93,7 +93,7 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
 using matvec::PartWord;
 using matvec::load_part;
 
-// Clusters of S blocks: __cluster_dims__ makes the size part of the kernel, so a plain <<<...>>> launch
+// Clusters of S blocks: __cluster_dims__ makes the size part of the kernel, so a plain launch
 // groups every S neighbouring blocks of the grid into a cluster. parts[i * S + rank]: block rank's
 // part of B_i.
 template <int S>
@@ -236,13 +236,6 @@ inline std::size_t scratch_bytes(std::size_t rows, std::size_t columns, int bloc
   return parts_bytes(rows, columns) + static_cast<std::size_t>(blocks / cluster_blocks(columns)) * columns * sizeof(float);
 }
 
-template <int S>
-void launch_s(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-              PartWord* parts, cudaStream_t stream) {
-  fused_cluster_rows<S><<<blocks, kThreads, kSharedBytes, stream>>>(a, v, partial, rows, columns, parts);
-  CUDA_CHECK_LAUNCH();
-}
-
 // C = A^T (A v) with clusters; `blocks` is a multiple of cluster_blocks(columns) and `scratch` holds
 // scratch_bytes(rows, columns, blocks).
 inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
@@ -250,16 +243,9 @@ inline void launch(const float* a, const float* v, float* c, std::size_t rows, s
   PartWord* parts = static_cast<PartWord*>(scratch);
   float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
   CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
-  switch (cluster_blocks(columns)) {
-    case 1: launch_s<1>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    case 2: launch_s<2>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    case 3: launch_s<3>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    case 4: launch_s<4>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    case 5: launch_s<5>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    case 6: launch_s<6>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    case 7: launch_s<7>(a, v, partial, rows, columns, blocks, parts, stream); break;
-    default: launch_s<8>(a, v, partial, rows, columns, blocks, parts, stream); break;
-  }
+  void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts};
+  CUDA_CHECK(cudaLaunchKernel(kernel_for(cluster_blocks(columns)), dim3(blocks), dim3(kThreads), arguments,
+                              kSharedBytes, stream));
   matvec::launch_sum_partials(partial, blocks / cluster_blocks(columns), columns, c, stream);
 }
 

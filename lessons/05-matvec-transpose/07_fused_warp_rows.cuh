@@ -103,24 +103,11 @@ inline const void* kernel_for(std::size_t columns) {
   }
 }
 
-template <int E>
-void launch_e(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-              cudaStream_t stream) {
-  fused_warp_rows<E><<<blocks, kThreads, 0, stream>>>(a, v, partial, rows, columns);
-  CUDA_CHECK_LAUNCH();
-}
-
 // One partial C per block into `partial` (blocks x columns floats).
 inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
                    cudaStream_t stream) {
-  switch (matvec::values_per_thread(columns, 32)) {
-    case 1: launch_e<1>(a, v, partial, rows, columns, blocks, stream); break;
-    case 2: launch_e<2>(a, v, partial, rows, columns, blocks, stream); break;
-    case 4: launch_e<4>(a, v, partial, rows, columns, blocks, stream); break;
-    case 8: launch_e<8>(a, v, partial, rows, columns, blocks, stream); break;
-    case 16: launch_e<16>(a, v, partial, rows, columns, blocks, stream); break;
-    default: launch_e<32>(a, v, partial, rows, columns, blocks, stream); break;
-  }
+  void* arguments[] = {&a, &v, &partial, &rows, &columns};
+  CUDA_CHECK(cudaLaunchKernel(kernel_for(columns), dim3(blocks), dim3(kThreads), arguments, 0, stream));
 }
 
 }  // namespace warp_rows
