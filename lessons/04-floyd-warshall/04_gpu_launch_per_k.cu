@@ -9,9 +9,9 @@
 // the rate of step 03. Neighbouring threads read and write neighbouring elements of row i and of row k.
 //
 // What it costs: each round reads the whole matrix and writes what improves (16 MB at n = 2048, which
-// fits in the H100's 50 MB L2 cache; 256 MB at n = 8192, which does not; the rate is 621.4 Gop/s at
-// n = 2048 and 520.6 Gop/s at n = 8192), and there are n launches: a round takes 6.7 us on average at
-// n = 2048 (13.82 ms / 2048), launch included. The compiler must also reload d[i][k] for every
+// fits in the H100's 50 MB L2 cache; 256 MB at n = 8192, which does not; the rate is 645.1 Gop/s at
+// n = 2048 and 519.9 Gop/s at n = 8192), and there are n launches: a round takes 6.5 us on average at
+// n = 2048 (13.32 ms / 2048), launch included. The compiler must also reload d[i][k] for every
 // element: the thread writes d[i][j], and for all the compiler knows j could equal k.
 //
 // Launch: n blocks of 256 threads (or --threads, rounded to whole warps); --blocks is ignored.

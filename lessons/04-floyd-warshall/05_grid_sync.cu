@@ -6,8 +6,8 @@
 //
 // What it should save: the n launches of step 04, 2048 at n = 2048; the rounds' work is the same. On
 // the original study's GTX 960 that cut the time from 5.6 s to 3.2 s. On the H100 it does not pay:
-// 14.07 ms against step 04's 13.82 ms (0.983x). The counters show its warps waiting above all at the
-// grid barrier (barrier 73), with twice the instructions per element of step 04 (54.7 against 27.5).
+// 14.21 ms against step 04's 13.32 ms (0.937x). The counters show its warps waiting above all at the
+// grid barrier (barrier 74), with twice the instructions per element of step 04 (54.7 against 27.5).
 //
 // Why it must be a cooperative launch: a barrier over all blocks only works if all blocks are running
 // at the same time. A hand-made barrier (a global counter that each block increments and then spins

@@ -13,12 +13,12 @@
 // Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3, nearly all
 // the work, reads its tiles once per 32 k and keeps them in shared memory, so the matrix passes
 // through memory n / 32 times instead of n times (at n = 512 under the profiler, phase 3 moves 16.8 MB
-// from memory, step 04 538 MB). At n = 8192 (256 MB, beyond the 50 MB L2 cache) step 07 is 7.09x
-// faster than step 04; at n = 2048, 4.99x faster than step 06.
+// from memory, step 04 538 MB). At n = 8192 (256 MB, beyond the 50 MB L2 cache) step 07 is 7.06x
+// faster than step 04; at n = 2048, 4.97x faster than step 06.
 //
 // What it costs: 3 launches per round; phase 1 runs on a single block, and phases 1 and 2 go one k at a
-// time with a barrier in between (at n = 512 they take 85.5 us and 102 us under the profiler, phase 3
-// 88.7 us); and each update in phase 3 still reads two values from shared memory: the counters show
+// time with a barrier in between (at n = 512 they take 84.4 us and 102 us under the profiler, phase 3
+// 86.3 us); and each update in phase 3 still reads two values from shared memory: the counters show
 // phase 3 waiting above all on the shared-memory instruction queue (mio_throttle). Step 08 keeps
 // values in registers instead. n is padded to a multiple of 32 (a copy in and out, small next to the
 // n^3 work).

@@ -18,7 +18,7 @@
 // Why it is faster (1.10x over step 05 in the ladder): fewer, wider load instructions and more bytes in
 // flight per thread. The counters show the fewer instructions, 2.56 per element against step 05's
 // 6.70 in A v, 4.49 against 8.15 in A^T B; at their size, 4096 x 4096, they show no gain in time for
-// A v (31.8 us against 30.5). What it still costs: A is read twice, once per product. Step 07 reads
+// A v (31.1 us against 30.4). What it still costs: A is read twice, once per product. Step 07 reads
 // it once.
 //
 // Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
