@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "07_blocked_shared_tiles.cuh"
 #include "course/check.h"
@@ -170,18 +171,26 @@ inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceF
   return register_tiles_plan<kTile>(n, device, requested);
 }
 
+// Calls f(width) with the width (64 or 128) as a compile-time constant (std::integral_constant), so
+// that f can instantiate the kernels for it: steps 08 to 11 pick their plan and launcher this way.
+template <class F>
+decltype(auto) at_width(int width, F f) {
+  if (width == 64) return f(std::integral_constant<int, 64>{});
+  return f(std::integral_constant<int, kRegisterTile>{});
+}
+
 // Steps 08 and 09's plan at round_width's width.
 inline LaunchPlan register_tile_rounds_plan_for_n(std::size_t n, const course::DeviceFacts& device,
                                                   const LaunchPlan& requested) {
-  return round_width(n, device, requested) == 64 ? register_tile_rounds_plan<64>(n, device, requested)
-                                                 : register_tile_rounds_plan<128>(n, device, requested);
+  return at_width(round_width(n, device, requested),
+                  [&](auto width) { return register_tile_rounds_plan<width()>(n, device, requested); });
 }
 
 // Steps 10 and 11's plan at round_width's width (their phase 2 is phase 3's kernel).
 inline LaunchPlan register_tiles_plan_for_n(std::size_t n, const course::DeviceFacts& device,
                                             const LaunchPlan& requested) {
-  return round_width(n, device, requested) == 64 ? register_tiles_plan<64>(n, device, requested)
-                                                 : register_tiles_plan<128>(n, device, requested);
+  return at_width(round_width(n, device, requested),
+                  [&](auto width) { return register_tiles_plan<width()>(n, device, requested); });
 }
 
 template <int kStages, int kTile = kRegisterTile>
@@ -198,10 +207,9 @@ void run_register_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std
 template <int kStages>
 void run_register_tile_rounds_at_width(const std::int32_t* graph, std::int32_t* dist, std::size_t n,
                                        const LaunchPlan& plan, void* scratch, cudaStream_t stream) {
-  if (plan.tile == 64)
-    run_register_tile_rounds<kStages, 64>(graph, dist, n, plan, scratch, stream);
-  else
-    run_register_tile_rounds<kStages, 128>(graph, dist, n, plan, scratch, stream);
+  at_width(plan.tile, [&](auto width) {
+    run_register_tile_rounds<kStages, width()>(graph, dist, n, plan, scratch, stream);
+  });
 }
 
 }  // namespace floyd_warshall

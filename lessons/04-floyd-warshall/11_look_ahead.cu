@@ -108,10 +108,7 @@ void run_at_width(const std::int32_t* graph, std::int32_t* dist, std::size_t n, 
 // Rounds of 128 or 64, as the plan chose (08_blocked_register_tiles.cuh).
 void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
          cudaStream_t stream) {
-  if (p.tile == 64)
-    run_at_width<64>(graph, dist, n, p, scratch, stream);
-  else
-    run_at_width<128>(graph, dist, n, p, scratch, stream);
+  floyd_warshall::at_width(p.tile, [&](auto width) { run_at_width<width()>(graph, dist, n, p, scratch, stream); });
 }
 
 }  // namespace

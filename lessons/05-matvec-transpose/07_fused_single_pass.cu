@@ -9,8 +9,9 @@
 //                        07_fused_warp_rows.cuh
 //   1024 < N <= 16384    a block per group of rows, in registers; one block barrier per 16 values
 //                        per thread. 07_fused_block_rows.cuh
-//   16384 < N <= 65536   a cluster of up to 8 blocks per row, in shared memory; the blocks swap their
-//                        warp sums through each other's shared memory, one cluster barrier per row.
+//   16384 < N <= 65536   a cluster of up to 8 blocks per row, in shared memory; the blocks post their
+//                        parts of B_i to global memory and wait only for each other, one block
+//                        barrier per row.
 //                        07_fused_cluster_rows.cuh (compute capability 9.0 and newer)
 //   N > 65536            every block a slice of every row, in shared memory; the blocks exchange their
 //                        parts of B_i through global memory, a wait for the whole grid per group of
