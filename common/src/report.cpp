@@ -207,6 +207,7 @@ void print_measurement(std::ostream& out, const Measurement& m, OutputFormat for
     return;
   }
   out << "  size    " << m.size << "\n";
+  if (!m.launch.empty()) out << "  launch  " << m.launch << "\n";
   out << "  time    " << format_significant(m.time.median_ms, 4) << " ms median (min "
       << format_significant(m.time.min_ms, 4) << ", max " << format_significant(m.time.max_ms, 4) << "; "
       << m.time.reps << " timed runs)\n";

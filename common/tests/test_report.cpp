@@ -232,6 +232,19 @@ TEST_CASE("print_measurement writes text CSV or JSON") {
   REQUIRE(json.str() == course::to_json(m) + "\n");
 }
 
+TEST_CASE("the text report names the launch only where the step gives one, and CSV never does") {
+  auto m = timed("05", "gpu", 1.0);
+  std::ostringstream without;
+  course::print_measurement(without, m, course::OutputFormat::Text);
+  REQUIRE_THAT(without.str(), !Contains("launch"));
+  m.launch = "cluster layout, 120 blocks of 512 threads in clusters of 8";
+  std::ostringstream with, csv;
+  course::print_measurement(with, m, course::OutputFormat::Text);
+  course::print_measurement(csv, m, course::OutputFormat::Csv);
+  REQUIRE_THAT(with.str(), Contains("  launch  cluster layout, 120 blocks of 512 threads in clusters of 8\n"));
+  REQUIRE_THAT(csv.str(), !Contains("cluster layout"));
+}
+
 TEST_CASE("a skipped measurement prints why instead of a time") {
   auto m = timed("04", "gpu", 0.0, "SKIP");
   m.detail = "no CUDA device";

@@ -12,9 +12,13 @@
 // single pass.
 //
 // Why it is faster (1.87x over step 04 in the ladder): every load of A is now coalesced, in both
-// products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.4 us
-// against 89.4 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.4 us against 30.0). There are
-// M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM.
+// products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.5 us
+// against 89.6 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.9 us against 30.5). There are
+// M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM. Where M is too small to
+// give each SM 32 warps (fewer than 32 x SMs rows), each row is cut into pieces, a warp per piece,
+// and a small kernel adds each row's pieces (warp_per_piece, add_row_pieces): the ladder's
+// 16384 rows need none, but 256 rows of a million columns would otherwise keep two warps per SM busy
+// (the shapes table in the README).
 //
 // What it still costs: A is read twice, and each thread issues one 4-byte load at a time.
 //
@@ -30,13 +34,15 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
   LaunchPlan p;
   p.threads = course::whole_warps(requested.threads, 256);
   p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
-  p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts);
+  p.row_pieces = matvec::row_pieces(rows, columns, device);
+  p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts, p.row_pieces);
   return p;
 }
 
 void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
          void* scratch, cudaStream_t stream) {
-  matvec::launch_coalesced_two_pass(a, v, c, rows, columns, p.threads, p.parts, scratch, stream);
+  matvec::launch_coalesced_two_pass(a, v, c, rows, columns, p.threads, p.parts, p.row_pieces, scratch,
+                                    stream);
 }
 
 }  // namespace

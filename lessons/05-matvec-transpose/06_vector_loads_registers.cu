@@ -18,8 +18,10 @@
 // Why it is faster (1.10x over step 05 in the ladder): fewer, wider load instructions and more bytes in
 // flight per thread. The counters show the fewer instructions, 2.56 per element against step 05's
 // 6.70 in A v, 4.49 against 8.15 in A^T B; at their size, 4096 x 4096, they show no gain in time for
-// A v (31.1 us against 30.4). What it still costs: A is read twice, once per product. Step 07 reads
+// A v (31.8 us against 30.5). What it still costs: A is read twice, once per product. Step 07 reads
 // it once.
+//
+// Where rows are few, A v cuts each group of rows into pieces along the row, as step 05 does.
 //
 // Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
 #include <algorithm>
@@ -43,6 +45,21 @@ __device__ inline void add_scaled(float4& acc, float4 a, float s) {
 __device__ inline void store(float* out, float value) { *out = value; }
 __device__ inline void store(float* out, float4 value) { *reinterpret_cast<float4*>(out) = value; }
 
+// Lane `lane`'s sums of rows i0 .. i0 + count - 1 times v over elements first + lane, first + lane + 32,
+// ... below `last` (elements of T), written to sum[]; the warp's shuffles finish them.
+template <class T, int kRowsPerWarp>
+__device__ inline void lane_row_sums(const float* a, const T* v_t, std::size_t i0, int count, std::size_t columns,
+                                     std::size_t first, std::size_t last, unsigned lane, float (&sum)[kRowsPerWarp]) {
+  for (std::size_t k = first + lane; k < last; k += 32) {
+    const T v_k = v_t[k];  // loaded once, used for every row of the group
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)
+      if (r < count) sum[r] += dot(reinterpret_cast<const T*>(a + (i0 + r) * columns)[k], v_k);
+  }
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r) sum[r] = matvec::warp_sum(sum[r]);
+}
+
 // B = A v, kRowsPerWarp rows per warp; T is float4 (N a multiple of 4) or float.
 template <class T, int kRowsPerWarp>
 __global__ void rows_per_warp(const float* a, const float* v, float* b, std::size_t rows, std::size_t columns) {
@@ -55,17 +72,36 @@ __global__ void rows_per_warp(const float* a, const float* v, float* b, std::siz
   for (std::size_t i0 = warp * kRowsPerWarp; i0 < rows; i0 += warps * kRowsPerWarp) {
     const int count = static_cast<int>(matvec::smaller(kRowsPerWarp, rows - i0));
     float sum[kRowsPerWarp] = {};
-    for (std::size_t k = lane; k < width; k += 32) {
-      const T v_k = v_t[k];  // loaded once, used for every row of the group
+    lane_row_sums<T, kRowsPerWarp>(a, v_t, i0, count, columns, 0, width, lane, sum);
 #pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r)
-        if (r < count) sum[r] += dot(reinterpret_cast<const T*>(a + (i0 + r) * columns)[k], v_k);
-    }
+    for (int r = 0; r < kRowsPerWarp; ++r)
+      if (lane == 0 && r < count) b[i0 + r] = sum[r];
+  }
+}
+
+// The same where rows are few, each group of rows cut into `pieces` along the row, as in step 05
+// (05_coalesced_warps.cuh): the warp writes its rows' piece sums to piece_sums[row * pieces + piece],
+// and add_row_pieces adds them up.
+template <class T, int kRowsPerWarp>
+__global__ void row_pieces_per_warp(const float* a, const float* v, float* piece_sums, std::size_t rows,
+                                    std::size_t columns, int pieces) {
+  constexpr int kWidth = sizeof(T) / sizeof(float);
+  const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
+  const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t width = columns / kWidth;
+  const std::size_t length = matvec::piece_length(width, pieces);
+  const std::size_t tasks = (rows + kRowsPerWarp - 1) / kRowsPerWarp * pieces;
+  const T* v_t = reinterpret_cast<const T*>(v);
+  for (std::size_t task = warp; task < tasks; task += warps) {
+    const std::size_t i0 = task / pieces * kRowsPerWarp, piece = task % pieces;
+    const std::size_t first = matvec::smaller(width, piece * length), last = matvec::smaller(width, first + length);
+    const int count = static_cast<int>(matvec::smaller(kRowsPerWarp, rows - i0));
+    float sum[kRowsPerWarp] = {};
+    lane_row_sums<T, kRowsPerWarp>(a, v_t, i0, count, columns, first, last, lane, sum);
 #pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
-      const float total = matvec::warp_sum(sum[r]);
-      if (lane == 0 && r < count) b[i0 + r] = total;
-    }
+    for (int r = 0; r < kRowsPerWarp; ++r)
+      if (lane == 0 && r < count) piece_sums[(i0 + r) * pieces + piece] = sum[r];
   }
 }
 
@@ -111,8 +147,10 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
   // about 8 blocks per SM, so 16-byte loads come with 4 times as many bands.
   const std::size_t groups = columns % 4 == 0 && !requested.scalar_loads ? columns / 4 : columns;
   p.parts = matvec::parts_to_fill(rows, groups, p.threads, device);
-  p.scratch_bytes = (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns) * sizeof(float);  // B, partial C
   p.rows_at_a_time = requested.rows_at_a_time == 0 ? kRowsAtATime : requested.rows_at_a_time;
+  p.row_pieces = matvec::row_pieces((rows + p.rows_at_a_time - 1) / p.rows_at_a_time, groups, device);
+  const std::size_t piece_sums = p.row_pieces > 1 ? rows * static_cast<std::size_t>(p.row_pieces) : 0;
+  p.scratch_bytes = (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns + piece_sums) * sizeof(float);
   p.scalar_loads = requested.scalar_loads;
   return p;
 }
@@ -123,10 +161,17 @@ void launch(const float* a, const float* v, float* c, std::size_t rows, std::siz
   constexpr int kWidth = sizeof(T) / sizeof(float);
   float* b = static_cast<float*>(scratch);
   float* partial = b + b_floats(rows);
-  const std::size_t row_groups = (rows + kRows - 1) / kRows;
-  const std::size_t blocks_a_v = std::min<std::size_t>((row_groups * 32 + p.threads - 1) / p.threads, 65535);
-  rows_per_warp<T, kRows><<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, b, rows, columns);
+  float* piece_sums = p.row_pieces > 1 ? partial + static_cast<std::size_t>(p.parts) * columns : b;
+  const std::size_t tasks = (rows + kRows - 1) / kRows * p.row_pieces;
+  const std::size_t blocks_a_v = std::min<std::size_t>((tasks * 32 + p.threads - 1) / p.threads, 65535);
+  if (p.row_pieces > 1) {
+    row_pieces_per_warp<T, kRows>
+        <<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, piece_sums, rows, columns, p.row_pieces);
+  } else {
+    rows_per_warp<T, kRows><<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, b, rows, columns);
+  }
   CUDA_CHECK_LAUNCH();
+  if (p.row_pieces > 1) matvec::launch_add_row_pieces(piece_sums, b, rows, p.row_pieces, stream);
   const dim3 grid(static_cast<unsigned>((columns / kWidth + p.threads - 1) / p.threads), static_cast<unsigned>(p.parts));
   columns_per_thread<T, kRows><<<grid, p.threads, 0, stream>>>(a, b, partial, rows, columns);
   CUDA_CHECK_LAUNCH();

@@ -1,14 +1,16 @@
 // Lesson 05, step 07, rows too long for a cluster (N > 65536 columns, or N > 16384 on a GPU without
 // clusters): every block holds a slice of every row.
 //
-// The grid's threads share each row: thread t of the grid holds columns t, t + threads, ... (E = 1 to
-// 16 of them) of R = 16 / E rows at a time, a group. Each block adds up its part of each B_i and posts
-// it to global memory, then waits for all the other blocks' parts before it applies B_i. The slices
-// wait in shared memory, filled by asynchronous copies (cp.async) several groups of rows ahead (16
-// bytes a copy where rows start on 16-byte boundaries), so that reading goes on during the waits, and
-// a block posts its parts three groups before it needs the sums. A wait for every other block ends
-// only if every block runs at once: a cooperative launch. Each column has one owner, which writes C
-// directly.
+// The blocks share each row evenly: block b holds a slice of S columns, b S to b S + S - 1 (S is the
+// row's length over the blocks, rounded up to whole 128-byte lines), and thread t of the block holds
+// the slice's columns t, t + 512, ... (E = 1 to 16 of them) of R = 16 / E rows at a time, a group.
+// Each block adds up its part of each B_i and posts it to global memory, then waits for all the other
+// blocks' parts before it applies B_i. So every block waits for all the others at every group, and
+// the grid goes at the pace of the block that holds most: hence even slices. The slices wait in
+// shared memory, filled by asynchronous copies (cp.async) several groups of rows ahead (16 bytes a
+// copy where rows start on 16-byte boundaries), so that reading goes on during the waits, and a block
+// posts its parts three groups before it needs the sums. A wait for every other block ends only if
+// every block runs at once: a cooperative launch. Each column has one owner, which writes C directly.
 //
 // The cost: every group pays the same fixed work, a wait for all the blocks' parts, three barriers
 // and the rows' shuffles, however many columns each thread holds; it weighs most at one column per
@@ -44,26 +46,46 @@ constexpr int kMaxBlocks = 32 * kPartsPerLane;
 // Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).
 using matvec::PartWord;
 
+// S, the columns of each block's slice of a row: the row's length over the blocks, rounded up to a
+// multiple of 32 floats, a 128-byte line, so that no line of A is split between two blocks (each
+// would fetch it).
+__host__ __device__ inline std::size_t slice_columns(std::size_t columns, unsigned blocks) {
+  return (columns + 32 * blocks - 1) / (32 * blocks) * 32;
+}
+
+// E, the values of a row each thread holds: 1, 2, 4, 8, 16, or more where the grid is too small for
+// the layout.
+inline int values_per_thread(std::size_t columns, int blocks) {
+  return matvec::values_per_thread(slice_columns(columns, static_cast<unsigned>(blocks)), kThreads);
+}
+
+// The column of this thread's value k: column threadIdx.x + k kThreads of this block's slice, or
+// `columns` where that lies past the slice or the row.
+__device__ inline std::size_t column_of(int k, std::size_t slice, std::size_t columns) {
+  const std::size_t in_slice = threadIdx.x + static_cast<std::size_t>(k) * kThreads;
+  const std::size_t j = blockIdx.x * slice + in_slice;
+  return in_slice < slice && j < columns ? j : columns;
+}
+
 // Value (r, k) of this thread in a stage: only this thread writes and reads its own slots.
 __device__ inline float* slot(float* stage, int r, int k, int E) {
   return stage + (static_cast<std::size_t>(r) * E + k) * kThreads + threadIdx.x;
 }
 
 // Starts the copies of this thread's columns of rows first_row .. first_row + R - 1 into a stage. The
-// thread's columns t + k threads lie inside the matrix for k < held; its other slots stay zero.
+// thread's columns first_column + k kThreads lie inside its slice and the matrix for k < held; its
+// other slots stay zero.
 template <int E, int R>
 __device__ inline void copy_slices(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
-                                   int held, float* stage) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;  // 32 bits: the plan keeps columns at most 2^21
-  const unsigned threads = gridDim.x * blockDim.x;
+                                   std::size_t first_column, int held, float* stage) {
   const bool whole_group = first_row + R <= rows;  // every group but perhaps the last
 #pragma unroll
   for (int r = 0; r < R; ++r) {
-    const float* row = a + (first_row + r) * columns + t;
+    const float* row = a + (first_row + r) * columns + first_column;
     if (whole_group || first_row + r < rows) {
 #pragma unroll
       for (int k = 0; k < E; ++k)
-        if (k < held) __pipeline_memcpy_async(slot(stage, r, k, E), row + k * threads, sizeof(float));
+        if (k < held) __pipeline_memcpy_async(slot(stage, r, k, E), row + k * kThreads, sizeof(float));
     } else {
 #pragma unroll
       for (int k = 0; k < E; ++k) *slot(stage, r, k, E) = 0.0f;  // a row past the end
@@ -73,25 +95,25 @@ __device__ inline void copy_slices(const float* a, std::size_t first_row, std::s
 }
 
 // The same copies, 16 bytes at a time, when every row starts on a 16-byte boundary (A aligned, N a
-// multiple of 4). The stage's slice (r, k) is kThreads consecutive columns of row r; a
-// quarter of the block copies it, so a thread copies 4 values of some other threads' columns: four
-// copies per thread and group instead of sixteen. Whoever reads a stage must first pass a barrier.
-// Pieces past the end of a row are never copied (zero since the start, like the slots above).
+// multiple of 4). Part (r, k) of a stage is kThreads consecutive columns of row r's slice; a quarter
+// of the block copies it, so a thread copies 4 values of some other threads' columns: four copies per
+// thread and group instead of sixteen. Whoever reads a stage must first pass a barrier. Pieces past
+// the end of the slice or the row are never copied (zero since the start, like the slots above).
 template <int E, int R>
 __device__ inline void copy_slices_by_16(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
-                                         float* stage) {
-  constexpr int kPieces = kThreads / 4;  // of 16 bytes per slice
+                                         std::size_t slice, float* stage) {
+  constexpr int kPieces = kThreads / 4;  // of 16 bytes per part
   constexpr int kPerThread = R * E * kPieces / kThreads;
-  const unsigned threads = gridDim.x * kThreads;
 #pragma unroll
   for (int n = 0; n < kPerThread; ++n) {
     const int piece = threadIdx.x + n * kThreads;
-    const int slice = piece / kPieces, r = slice / E, k = slice % E, first = 4 * (piece % kPieces);
-    const unsigned column = blockIdx.x * kThreads + k * threads + first;
-    float* to = stage + static_cast<std::size_t>(slice) * kThreads + first;
+    const int part = piece / kPieces, r = part / E, k = part % E, first = 4 * (piece % kPieces);
+    const std::size_t in_slice = static_cast<std::size_t>(k) * kThreads + first;
+    const std::size_t column = blockIdx.x * slice + in_slice;
+    float* to = stage + static_cast<std::size_t>(part) * kThreads + first;
     if (first_row + r >= rows)
       *reinterpret_cast<float4*>(to) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // a row past the end
-    else if (column < columns)
+    else if (in_slice < slice && column < columns)
       __pipeline_memcpy_async(to, a + (first_row + r) * columns + column, 4 * sizeof(float));
   }
   __pipeline_commit();
@@ -212,17 +234,16 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ float stages[];  // kStages x R x E x kThreads
   __shared__ float warp_sums[R][32];
   __shared__ float b_group[2][R];  // by the group's parity: a group's B is written while the last is read
-  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t slice = slice_columns(columns, gridDim.x);
   auto stage = [&](std::size_t g) { return stages + (g % kStages) * kValues * kThreads; };
   float v_thread[E], c_thread[E] = {};
 #pragma unroll
   for (int k = 0; k < E; ++k) {
-    const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+    const std::size_t j = column_of(k, slice, columns);
     v_thread[k] = j < columns ? v[j] : 0.0f;
   }
-  int columns_held = 0;  // how many of this thread's columns lie inside the matrix
-  while (columns_held < E && t + static_cast<std::size_t>(columns_held) * threads < columns) ++columns_held;
+  int columns_held = 0;  // how many of this thread's columns lie inside its slice and the matrix
+  while (columns_held < E && column_of(columns_held, slice, columns) < columns) ++columns_held;
   for (int g = 0; g < kStages; ++g)
 #pragma unroll
     for (int r = 0; r < R; ++r)
@@ -233,9 +254,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
   auto copy_group = [&](std::size_t g) {
     if (by_16)
-      copy_slices_by_16<E, R>(a, g * R, rows, columns, stage(g));
+      copy_slices_by_16<E, R>(a, g * R, rows, columns, slice, stage(g));
     else
-      copy_slices<E, R>(a, g * R, rows, columns, columns_held, stage(g));
+      copy_slices<E, R>(a, g * R, rows, columns, column_of(0, slice, columns), columns_held, stage(g));
   };
   for (int g = 0; g < kStages - 1; ++g) copy_group(g);
   __pipeline_wait_prior(kStages - 2 - kAhead);  // groups 0 .. kAhead have arrived
@@ -267,7 +288,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   __pipeline_wait_prior(0);  // no copy outlives the block
 #pragma unroll
   for (int k = 0; k < E; ++k) {
-    const std::size_t j = t + static_cast<std::size_t>(k) * threads;
+    const std::size_t j = column_of(k, slice, columns);
     if (j < columns) c[j] = c_thread[k];  // each column has one owner: C directly, no partials
   }
 }
@@ -298,7 +319,7 @@ inline void launch(const float* a, const float* v, float* c, std::size_t rows, s
                    void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   CUDA_CHECK(cudaMemsetAsync(parts, 0, scratch_bytes(rows, blocks), stream));  // nothing posted yet
-  const int e = matvec::values_per_thread(columns, static_cast<std::size_t>(blocks) * kThreads);
+  const int e = values_per_thread(columns, blocks);
   void* arguments[] = {&a, &v, &c, &rows, &columns, &parts};
   CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e), dim3(blocks), dim3(kThreads), arguments,
                                          kSharedBytes, stream));

@@ -114,9 +114,40 @@ int run_cpu_step(const Step& step, const Problem& p, const course::CommonOptions
   return report(m, p, c, common);
 }
 
+std::string layout_name(RowLayout layout) {
+  switch (layout) {
+    case RowLayout::kWarp: return "warp";
+    case RowLayout::kBlock: return "block";
+    case RowLayout::kCluster: return "cluster";
+    case RowLayout::kWide: return "wide";
+    default: return "auto";
+  }
+}
+
+// What a step chose by size, for the text report: step 07's layout and grid (or its two passes), and
+// the pieces A v cuts rows into where they are few (steps 05, 06 and step 07's two passes).
+std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_t columns) {
+  std::string text;
+  if (plan.layout != RowLayout::kAuto) {
+    text = layout_name(plan.layout) + " layout, " + std::to_string(plan.blocks) + " blocks of " +
+           std::to_string(plan.threads) + " threads";
+    if (plan.layout == RowLayout::kCluster) {
+      const std::size_t per_block = kClusterRowColumns / 8;
+      text += " in clusters of " + std::to_string((columns + per_block - 1) / per_block);
+    }
+  } else if (step.number == "07") {
+    text = "two passes, as step 05 (the wide layout cannot run these rows on this GPU)";
+  }
+  if (plan.row_pieces > 1)
+    text += (text.empty() ? "" : "; ") + std::string("A v cuts each row into ") + std::to_string(plan.row_pieces) +
+            " pieces";
+  return text;
+}
+
 int run_gpu_step(const Step& step, const Problem& p, const Options& options) {
   course::Measurement m = describe(step, p.rows, p.columns);
   const LaunchPlan plan = step.plan(p.rows, p.columns, course::query_device(), options.requested);
+  m.launch = describe_launch(step, plan, p.columns);
   course::DeviceBuffer<float> d_a(p.a.size(), "matrix A"), d_v(p.columns, "vector v"), d_c(p.columns, "vector C");
   course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
   d_a.upload(p.a);

@@ -81,6 +81,7 @@ struct LaunchPlan {
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
   int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, step 07's fallback)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
+  int row_pieces = 1;             ///< steps 05, 06 and step 07's fallback: pieces each row of A v is cut into
   int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)

@@ -32,6 +32,7 @@ struct Measurement {
                                ///< compute roof of the lesson's roofline
   std::string verdict;       ///< "PASS", "FAIL" or "SKIP"
   std::string detail;        ///< the verification's one-line description, or why it was skipped
+  std::string launch;        ///< how a GPU step launched, where it chooses by size (text report only)
 
   /// Bytes or operations per second, in rate_unit (0 without a time or a count).
   double rate() const;

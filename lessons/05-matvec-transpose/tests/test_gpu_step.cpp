@@ -74,6 +74,19 @@ TEST_CASE("matches the reference on every row length step 07 treats differently"
   for (std::size_t n : {131072, 131073}) require_step_matches(matvec::make_problem(37, n, n));
 }
 
+TEST_CASE("matches the reference on a few long rows") {
+  // Steps 05 and 06 cut rows into pieces where there are too few to give every warp one (5 rows: about
+  // 97 pieces of 1031 columns or 25 float4s); step 07 falls back to those two passes where the grid's
+  // threads would hold more than 16 columns each, as with 4 blocks of 512 threads here.
+  matvec::LaunchPlan few_blocks;
+  few_blocks.blocks = 4;
+  for (std::size_t n : {100001, 100000}) {
+    require_step_matches(matvec::make_problem(5, n, n));
+    require_step_matches(matvec::make_problem(5, n, n + 1), few_blocks);
+  }
+  require_step_matches(matvec::make_problem(1, 2000000, 21));
+}
+
 TEST_CASE("every layout of step 07 matches the reference on every row length it holds") {
   // --layout: a warp holds up to 1024 columns, a block 16384, a cluster 65536, the wide layout any.
   // 517 rows leave short last groups; 40000 columns make a cluster of 5 blocks, 65536 one of 8.
