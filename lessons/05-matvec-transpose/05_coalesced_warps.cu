@@ -8,15 +8,14 @@
 // shared-memory tile: B_i is the same address for all threads of a warp at each step, so a warp's load
 // of it is one sector (the counters' 2.50 sectors per load is the mean of 4 for A and 1 for B_i). The
 // two kernels (warp_per_row, column_per_thread) and warp_sum are in 05_coalesced_warps.cuh, because
-// steps 06 and 07 reuse warp_sum and step 07 falls back to the kernels for matrices too wide for its
-// single pass.
+// steps 06 and 07 reuse warp_sum, and step 06 the cutting of rows into pieces (below).
 //
 // Why it is faster (1.87x over step 04 in the ladder): every load of A is now coalesced, in both
-// products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.5 us
-// against 89.6 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.9 us against 30.5). There are
-// M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM. Where M is too small to
-// give each SM 32 warps (fewer than 32 x SMs rows), each row is cut into pieces, a warp per piece,
-// and a small kernel adds each row's pieces (warp_per_piece, add_row_pieces): the ladder's
+// products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.3 us
+// against 89.0 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.6 us against 30.2). There are
+// M warps for A v, and (N / 256) x bands blocks for A^T B, about 8 per SM. Where there are at most
+// 16 rows per SM (2112 on 132 SMs), each row is cut into pieces, a warp per piece, about 32 warps per
+// SM in all, and a small kernel adds each row's pieces (warp_per_piece, add_row_pieces): the ladder's
 // 16384 rows need none, but 256 rows of a million columns would otherwise keep two warps per SM busy
 // (the shapes table in the README).
 //

@@ -1,6 +1,6 @@
 // Lesson 05, step 05: the coalesced two passes, B = A v with one warp per row (or per piece of a row,
 // where rows are few) and C = A^T B with one thread per column over bands of rows. Steps 06 and 07
-// reuse warp_sum; step 07 falls back to the two passes for matrices too wide for its single pass.
+// reuse warp_sum, and step 06 the rows' pieces.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,8 +24,8 @@ __device__ inline float warp_sum(float value) {
 
 // Rows too few to give every warp of the GPU one (256 rows of a million columns would keep 256 warps
 // busy, two per SM) are cut into pieces, a warp per piece; add_row_pieces then adds each row's pieces
-// in order. Pieces per row: about 32 warps per SM in all (none below 16 warps per SM's worth of rows),
-// each piece at least 1024 elements long.
+// in order. Pieces per row: 32 warps per SM over the rows, rounded down, so rows are cut only where
+// there are at most 16 per SM; each piece at least 1024 elements long.
 inline int row_pieces(std::size_t rows, std::size_t length, const course::DeviceFacts& device) {
   const std::size_t wanted = 32 * static_cast<std::size_t>(device.multiprocessors);
   const std::size_t by_rows = wanted / std::max<std::size_t>(rows, 1);

@@ -25,7 +25,7 @@
 //
 // What it costs: four layouts instead of one kernel, and a second small kernel (sum_partials) that adds
 // the warps', blocks' or clusters' partial C, except in the wide layout, where each column has one
-// owner. The step falls back to step 05's two passes, which read A twice, where the wide layout
+// owner. The step falls back to step 06's two passes, which read A twice, where the wide layout
 // cannot run: on a GPU without cooperative launches, for rows of more than 16 values per thread of the
 // grid (8192 per block: 1,081,344 columns on 132 SMs; the shapes table's 64 x 4,194,304), and for
 // grids of more than 256 blocks.
@@ -35,6 +35,7 @@
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
 #include "05_coalesced_warps.cuh"
+#include "06_vector_loads_registers.cuh"
 #include "07_fused_block_rows.cuh"
 #include "07_fused_cluster_rows.cuh"
 #include "07_fused_warp_rows.cuh"
@@ -70,13 +71,9 @@ void require_runs(RowLayout layout, std::size_t columns, const course::DeviceFac
                                     std::to_string(cluster_rows::kThreads) + " threads");
 }
 
+// Step 06's two passes, as step 06 runs them.
 LaunchPlan two_passes(std::size_t rows, std::size_t columns, const course::DeviceFacts& device) {
-  LaunchPlan p;
-  p.threads = 256;
-  p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
-  p.row_pieces = matvec::row_pieces(rows, columns, device);
-  p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts, p.row_pieces);
-  return p;
+  return vector_loads::plan_two_passes(rows, columns, 256, vector_loads::kRowsAtATime, false, device);
 }
 
 // The wide layout: one block per SM (or --blocks), all resident at once. Falls back to two passes
@@ -145,7 +142,7 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
 void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
          void* scratch, cudaStream_t stream) {
   if (p.parts > 0) {  // the wide layout could not run
-    matvec::launch_coalesced_two_pass(a, v, c, rows, columns, p.threads, p.parts, p.row_pieces, scratch, stream);
+    vector_loads::launch_two_passes(a, v, c, rows, columns, p, scratch, stream);
     return;
   }
   float* partial = static_cast<float*>(scratch);

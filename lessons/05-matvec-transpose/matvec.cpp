@@ -136,7 +136,7 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
       text += " in clusters of " + std::to_string((columns + per_block - 1) / per_block);
     }
   } else if (step.number == "07") {
-    text = "two passes, as step 05 (the wide layout cannot run these rows on this GPU)";
+    text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";
   }
   if (plan.row_pieces > 1)
     text += (text.empty() ? "" : "; ") + std::string("A v cuts each row into ") + std::to_string(plan.row_pieces) +

@@ -75,9 +75,10 @@ TEST_CASE("matches the reference on every row length step 07 treats differently"
 }
 
 TEST_CASE("matches the reference on a few long rows") {
-  // Steps 05 and 06 cut rows into pieces where there are too few to give every warp one (5 rows: about
-  // 97 pieces of 1031 columns or 25 float4s); step 07 falls back to those two passes where the grid's
-  // threads would hold more than 16 columns each, as with 4 blocks of 512 threads here.
+  // Steps 05 and 06 cut rows into pieces where there are too few to give every warp one (5 rows of
+  // 100,000 columns: 97 pieces a row in step 05, 24 per group of 4 rows in step 06); step 07 falls back
+  // to step 06's two passes where the grid's threads would hold more than 16 columns each, as with 4
+  // blocks of 512 threads here.
   matvec::LaunchPlan few_blocks;
   few_blocks.blocks = 4;
   for (std::size_t n : {100001, 100000}) {
