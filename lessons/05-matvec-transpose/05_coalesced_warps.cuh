@@ -32,6 +32,11 @@ inline int row_pieces(std::size_t rows, std::size_t length, const course::Device
   return static_cast<int>(std::max<std::size_t>(1, std::min({by_rows, length / 1024, std::size_t(1024)})));
 }
 
+// Scratch for the rows' piece sums: none where rows are not cut.
+inline std::size_t piece_sum_floats(std::size_t rows, int pieces) {
+  return pieces > 1 ? rows * static_cast<std::size_t>(pieces) : 0;
+}
+
 // Length of each of `pieces` pieces of a row of `length` elements: whole warps' strides of 32.
 __host__ __device__ inline std::size_t piece_length(std::size_t length, int pieces) {
   return ((length + pieces - 1) / pieces + 31) / 32 * 32;
@@ -67,7 +72,8 @@ static __global__ void warp_per_row(const float* a, const float* v, float* b, st
 }
 
 // The same where rows are few: warp w takes piece w % pieces of row w / pieces (and so on by the
-// grid's warps) and writes that piece's sum to piece_sums[w]; add_row_pieces adds them up.
+// grid's warps) and writes that piece's sum to piece_sums[w]; add_row_pieces adds them up. A kernel
+// of its own, so that warp_per_row's loop over a whole row carries no arithmetic for pieces.
 static __global__ void warp_per_piece(const float* a, const float* v, float* piece_sums, std::size_t rows,
                                       std::size_t columns, int pieces) {
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
@@ -100,8 +106,7 @@ static __global__ void column_per_thread(const float* a, const float* b, float* 
 // Scratch of the two passes: B (rows floats), then parts x columns partial sums, then the rows'
 // piece sums where they are cut into pieces.
 inline std::size_t coalesced_scratch_bytes(std::size_t rows, std::size_t columns, int parts, int pieces) {
-  const std::size_t piece_sums = pieces > 1 ? rows * static_cast<std::size_t>(pieces) : 0;
-  return (rows + static_cast<std::size_t>(parts) * columns + piece_sums) * sizeof(float);
+  return (rows + static_cast<std::size_t>(parts) * columns + piece_sum_floats(rows, pieces)) * sizeof(float);
 }
 
 // How many bands of rows make enough blocks to fill the GPU: about 8 blocks of `threads` per SM in

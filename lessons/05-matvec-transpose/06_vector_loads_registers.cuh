@@ -136,8 +136,9 @@ inline LaunchPlan plan_two_passes(std::size_t rows, std::size_t columns, int thr
   p.parts = matvec::parts_to_fill(rows, groups, p.threads, device);
   p.rows_at_a_time = rows_at_a_time;
   p.row_pieces = matvec::row_pieces((rows + p.rows_at_a_time - 1) / p.rows_at_a_time, groups, device);
-  const std::size_t piece_sums = p.row_pieces > 1 ? rows * static_cast<std::size_t>(p.row_pieces) : 0;
-  p.scratch_bytes = (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns + piece_sums) * sizeof(float);
+  p.scratch_bytes =
+      (b_floats(rows) + static_cast<std::size_t>(p.parts) * columns + matvec::piece_sum_floats(rows, p.row_pieces)) *
+      sizeof(float);
   p.scalar_loads = scalar_loads;
   return p;
 }
@@ -148,17 +149,18 @@ void launch(const float* a, const float* v, float* c, std::size_t rows, std::siz
   constexpr int kWidth = sizeof(T) / sizeof(float);
   float* b = static_cast<float*>(scratch);
   float* partial = b + b_floats(rows);
-  float* piece_sums = p.row_pieces > 1 ? partial + static_cast<std::size_t>(p.parts) * columns : b;
   const std::size_t tasks = (rows + kRows - 1) / kRows * p.row_pieces;
-  const std::size_t blocks_a_v = std::min<std::size_t>((tasks * 32 + p.threads - 1) / p.threads, 65535);
+  const auto blocks_a_v =
+      static_cast<unsigned>(std::min<std::size_t>((tasks * 32 + p.threads - 1) / p.threads, 65535));
   if (p.row_pieces > 1) {
-    row_pieces_per_warp<T, kRows>
-        <<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, piece_sums, rows, columns, p.row_pieces);
+    float* piece_sums = partial + static_cast<std::size_t>(p.parts) * columns;
+    row_pieces_per_warp<T, kRows><<<blocks_a_v, p.threads, 0, stream>>>(a, v, piece_sums, rows, columns, p.row_pieces);
+    CUDA_CHECK_LAUNCH();
+    matvec::launch_add_row_pieces(piece_sums, b, rows, p.row_pieces, stream);
   } else {
-    rows_per_warp<T, kRows><<<static_cast<unsigned>(blocks_a_v), p.threads, 0, stream>>>(a, v, b, rows, columns);
+    rows_per_warp<T, kRows><<<blocks_a_v, p.threads, 0, stream>>>(a, v, b, rows, columns);
+    CUDA_CHECK_LAUNCH();
   }
-  CUDA_CHECK_LAUNCH();
-  if (p.row_pieces > 1) matvec::launch_add_row_pieces(piece_sums, b, rows, p.row_pieces, stream);
   const dim3 grid(static_cast<unsigned>((columns / kWidth + p.threads - 1) / p.threads), static_cast<unsigned>(p.parts));
   columns_per_thread<T, kRows><<<grid, p.threads, 0, stream>>>(a, b, partial, rows, columns);
   CUDA_CHECK_LAUNCH();

@@ -40,7 +40,7 @@ constexpr int kChunks = 4;  // of 4 values (16 bytes): 16 values of the row per 
 constexpr int kMaxBlocks = 8;  // the largest cluster every GPU with clusters accepts
 constexpr std::size_t kColumnsPerBlock = static_cast<std::size_t>(kThreads) * kChunks * 4;
 constexpr std::size_t kMaxColumns = matvec::kClusterRowColumns;
-static_assert(kMaxColumns == kMaxBlocks * kColumnsPerBlock);
+static_assert(kColumnsPerBlock == matvec::kClusterBlockColumns && kMaxColumns == kMaxBlocks * kColumnsPerBlock);
 constexpr int kAhead = 3;   // a block posts row n + kAhead's part before it waits for row n's
 constexpr int kStages = kAhead + 3;  // rows in shared memory: one applied, kAhead posted, two in flight
 constexpr std::size_t kStageFloats = kColumnsPerBlock;

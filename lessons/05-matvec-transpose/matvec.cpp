@@ -132,8 +132,7 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
     text = layout_name(plan.layout) + " layout, " + std::to_string(plan.blocks) + " blocks of " +
            std::to_string(plan.threads) + " threads";
     if (plan.layout == RowLayout::kCluster) {
-      const std::size_t per_block = kClusterRowColumns / 8;
-      text += " in clusters of " + std::to_string((columns + per_block - 1) / per_block);
+      text += " in clusters of " + std::to_string((columns + kClusterBlockColumns - 1) / kClusterBlockColumns);
     }
   } else if (step.number == "07") {
     text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";

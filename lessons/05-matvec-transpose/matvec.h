@@ -70,7 +70,8 @@ enum class RowLayout {
 /// The longest row (columns) a layout holds; kWide and kAuto: any.
 constexpr std::size_t kWarpRowColumns = 32 * 32;
 constexpr std::size_t kBlockRowColumns = 1024 * 16;
-constexpr std::size_t kClusterRowColumns = 8 * 512 * 16;
+constexpr std::size_t kClusterBlockColumns = 512 * 16;  ///< of a row, per block of a cluster
+constexpr std::size_t kClusterRowColumns = 8 * kClusterBlockColumns;
 
 /// Throws course::UsageError (one line) when `layout` cannot hold rows of `columns` elements.
 void require_layout_holds(RowLayout layout, std::size_t columns);
