@@ -23,12 +23,12 @@ int resident_blocks(const void* kernel, int threads, std::size_t shared_bytes, c
 int cooperative_grid_blocks(const void* kernel, int threads, std::size_t shared_bytes, int requested_blocks,
                             const DeviceFacts& device) {
   if (!device.cooperative_launch)
-    throw NotSupportedError(device.name + " does not support cooperative launches, which a grid barrier needs");
+    throw NotSupportedError(device.name + " does not support cooperative launches, which blocks that wait for each other need");
   const int fits = resident_blocks(kernel, threads, shared_bytes, device);
   if (requested_blocks == 0) return fits;
   if (requested_blocks > fits)
     throw UsageError("--blocks " + std::to_string(requested_blocks) +
-                     ": a grid barrier needs every block resident at once, and " + device.name + " holds at most " +
+                     ": blocks that wait for each other must all be resident at once, and " + device.name + " holds at most " +
                      std::to_string(fits) + " blocks of " + std::to_string(threads) + " threads");
   return requested_blocks;
 }

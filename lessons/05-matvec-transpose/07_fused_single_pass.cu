@@ -9,35 +9,35 @@
 //                        07_fused_warp_rows.cuh
 //   1024 < N <= 16384    a block per group of rows, in registers; one block barrier per 16 values
 //                        per thread. 07_fused_block_rows.cuh
-//   16384 < N <= 65536   a cluster of up to 8 blocks per row, in shared memory; the blocks post their
+//   16384 < N <= 65536   a group of up to 8 blocks per row, in shared memory; the blocks post their
 //                        parts of B_i to global memory and wait only for each other, one block
-//                        barrier per row.
-//                        07_fused_cluster_rows.cuh (compute capability 9.0 and newer)
+//                        barrier per row. 07_fused_group_rows.cuh (a cooperative launch; --layout
+//                        cluster launches the same groups as clusters, compute capability 9.0+)
 //   N > 65536            every block a slice of every row, in shared memory; the blocks exchange their
 //                        parts of B_i through global memory, a wait for the whole grid per group of
 //                        rows. 07_fused_wide_rows.cuh (a cooperative launch)
 //
-// The narrower layouts wait less: a warp never, a block at its barrier, a cluster for its few blocks,
+// The narrower layouts wait less: a warp never, a block at its barrier, a group for its few blocks,
 // the wide layout for every block. So each row goes to the narrowest that can hold it; --layout picks
 // one by hand, on any N it can hold, to compare them (the runner's "step 07's layouts" table).
 //
 // Why it is faster (1.95x over step 06 in the ladder): A is read once instead of twice.
 //
 // What it costs: four layouts instead of one kernel, and a second small kernel (sum_partials) that adds
-// the warps', blocks' or clusters' partial C, except in the wide layout, where each column has one
+// the warps', blocks' or groups' partial C, except in the wide layout, where each column has one
 // owner. The step falls back to step 06's two passes, which read A twice, where the wide layout
 // cannot run: on a GPU without cooperative launches, for rows of more than 16 values per thread of the
 // grid (8192 per block: 1,081,344 columns on 132 SMs; the shapes table's 64 x 4,194,304), and for
 // grids of more than 256 blocks.
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid
-// (rounded up to whole clusters).
+// (rounded up to whole groups).
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
 #include "05_coalesced_warps.cuh"
 #include "06_vector_loads_registers.cuh"
 #include "07_fused_block_rows.cuh"
-#include "07_fused_cluster_rows.cuh"
+#include "07_fused_group_rows.cuh"
 #include "07_fused_warp_rows.cuh"
 #include "07_fused_wide_rows.cuh"
 
@@ -48,13 +48,22 @@ using matvec::RowLayout;
 
 bool has_clusters(const course::DeviceFacts& device) { return device.compute_major >= 9; }
 
-// The narrowest layout that holds rows of `columns` elements on this device.
+// How the blocks of a group are started together: cooperatively, or (--layout cluster) as clusters.
+group_rows::Launch group_launch(RowLayout layout) {
+  return layout == RowLayout::kCluster ? group_rows::Launch::kCluster : group_rows::Launch::kCooperative;
+}
+
+// The narrowest layout that holds rows of `columns` elements on this device. A group's blocks go
+// wherever there is room in a cooperative launch; as a cluster, only within one GPC, so fewer fit.
 RowLayout layout_by_length(std::size_t columns, const course::DeviceFacts& device) {
   if (columns <= warp_rows::kMaxColumns) return RowLayout::kWarp;
   if (columns <= block_rows::kMaxColumns) return RowLayout::kBlock;
-  if (columns <= cluster_rows::kMaxColumns && has_clusters(device) &&
-      cluster_rows::resident_clusters(columns, device) > 0)
-    return RowLayout::kCluster;
+  if (columns <= group_rows::kMaxColumns) {
+    if (device.cooperative_launch && group_rows::resident_groups(columns, group_rows::Launch::kCooperative, device) > 0)
+      return RowLayout::kGroup;
+    if (has_clusters(device) && group_rows::resident_groups(columns, group_rows::Launch::kCluster, device) > 0)
+      return RowLayout::kCluster;
+  }
   return RowLayout::kWide;
 }
 
@@ -62,13 +71,36 @@ RowLayout layout_by_length(std::size_t columns, const course::DeviceFacts& devic
 // the step is skipped).
 void require_runs(RowLayout layout, std::size_t columns, const course::DeviceFacts& device) {
   matvec::require_layout_holds(layout, columns);
-  if (layout != RowLayout::kCluster) return;
-  if (!has_clusters(device))
+  if (layout != RowLayout::kGroup && layout != RowLayout::kCluster) return;
+  if (layout == RowLayout::kGroup && !device.cooperative_launch)
+    throw course::NotSupportedError(device.name + " does not support cooperative launches, which --layout group needs");
+  if (layout == RowLayout::kCluster && !has_clusters(device))
     throw course::NotSupportedError(device.name + " has no thread-block clusters (compute capability 9.0 and newer)");
-  if (cluster_rows::resident_clusters(columns, device) == 0)
-    throw course::NotSupportedError(device.name + " cannot run a cluster of " +
-                                    std::to_string(cluster_rows::cluster_blocks(columns)) + " blocks of " +
-                                    std::to_string(cluster_rows::kThreads) + " threads");
+  if (group_rows::resident_groups(columns, group_launch(layout), device) == 0)
+    throw course::NotSupportedError(device.name + " cannot run a group of " +
+                                    std::to_string(group_rows::group_blocks(columns)) + " blocks of " +
+                                    std::to_string(group_rows::kThreads) + " threads at once");
+}
+
+// A group of blocks per row: as many groups as fit at once (or --blocks, rounded up to whole
+// groups; launched cooperatively, no more than fit).
+LaunchPlan group_plan(std::size_t rows, std::size_t columns, RowLayout layout, const course::DeviceFacts& device,
+                      const LaunchPlan& requested) {
+  LaunchPlan p;
+  p.layout = layout;
+  p.threads = group_rows::kThreads;
+  const int size = group_rows::group_blocks(columns);
+  const long long whole_groups = (requested.blocks + size - 1LL) / size * size;
+  if (whole_groups > 2147483647LL)
+    throw course::UsageError("--blocks " + std::to_string(requested.blocks) + ": more than 2^31 - 1 blocks in " +
+                             "whole groups of " + std::to_string(size));
+  const int resident = group_rows::resident_groups(columns, group_launch(layout), device) * size;
+  p.blocks = requested.blocks > 0 ? static_cast<int>(whole_groups) : resident;
+  if (layout == RowLayout::kGroup)
+    p.blocks = course::cooperative_grid_blocks(group_rows::kernel_for(size), p.threads, group_rows::kSharedBytes,
+                                               p.blocks, device);
+  p.scratch_bytes = group_rows::scratch_bytes(rows, columns, p.blocks);
+  return p;
 }
 
 // Step 06's two passes, as step 06 runs them.
@@ -121,18 +153,8 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
       p.threads = block_rows::threads_for(columns);
       p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors * (1024 / p.threads);
       break;
-    case RowLayout::kCluster: {
-      const int size = cluster_rows::cluster_blocks(columns);
-      p.threads = cluster_rows::kThreads;
-      const long long whole_clusters = (requested.blocks + size - 1LL) / size * size;
-      if (whole_clusters > 2147483647LL)
-        throw course::UsageError("--blocks " + std::to_string(requested.blocks) + ": more than 2^31 - 1 blocks in " +
-                                 "whole clusters of " + std::to_string(size));
-      p.blocks = requested.blocks > 0 ? static_cast<int>(whole_clusters)
-                                      : cluster_rows::resident_clusters(columns, device) * size;
-      p.scratch_bytes = cluster_rows::scratch_bytes(rows, columns, p.blocks);
-      return p;
-    }
+    case RowLayout::kGroup:
+    case RowLayout::kCluster: return group_plan(rows, columns, p.layout, device, requested);
     default: return wide_plan(rows, columns, device, requested);
   }
   p.scratch_bytes = static_cast<std::size_t>(p.blocks) * columns * sizeof(float);  // one partial C per block
@@ -149,7 +171,10 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
   switch (p.layout) {
     case RowLayout::kWarp: warp_rows::launch(a, v, partial, rows, columns, p.blocks, stream); break;
     case RowLayout::kBlock: block_rows::launch(a, v, partial, rows, columns, p.blocks, stream); break;
-    case RowLayout::kCluster: cluster_rows::launch(a, v, c, rows, columns, p.blocks, scratch, stream); return;
+    case RowLayout::kGroup:
+    case RowLayout::kCluster:
+      group_rows::launch(a, v, c, rows, columns, p.blocks, group_launch(p.layout), scratch, stream);
+      return;
     default: wide_rows::launch(a, v, c, rows, columns, p.blocks, scratch, stream); return;  // C directly
   }
   matvec::launch_sum_partials(partial, p.blocks, columns, c, stream);

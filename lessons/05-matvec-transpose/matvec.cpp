@@ -118,6 +118,7 @@ std::string layout_name(RowLayout layout) {
   switch (layout) {
     case RowLayout::kWarp: return "warp";
     case RowLayout::kBlock: return "block";
+    case RowLayout::kGroup: return "group";
     case RowLayout::kCluster: return "cluster";
     case RowLayout::kWide: return "wide";
     default: return "auto";
@@ -131,9 +132,9 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
   if (plan.layout != RowLayout::kAuto) {
     text = layout_name(plan.layout) + " layout, " + std::to_string(plan.blocks) + " blocks of " +
            std::to_string(plan.threads) + " threads";
-    if (plan.layout == RowLayout::kCluster) {
-      text += " in clusters of " + std::to_string((columns + kClusterBlockColumns - 1) / kClusterBlockColumns);
-    }
+    const std::size_t group = (columns + kGroupBlockColumns - 1) / kGroupBlockColumns;
+    if (plan.layout == RowLayout::kGroup) text += " in groups of " + std::to_string(group) + ", launched cooperatively";
+    if (plan.layout == RowLayout::kCluster) text += " in clusters of " + std::to_string(group);
   } else if (step.number == "07") {
     text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";
   }
@@ -218,7 +219,8 @@ void require_layout_holds(RowLayout layout, std::size_t columns) {
   };
   if (layout == RowLayout::kWarp) most("warp", kWarpRowColumns);
   if (layout == RowLayout::kBlock) most("block", kBlockRowColumns);
-  if (layout == RowLayout::kCluster) most("cluster", kClusterRowColumns);
+  if (layout == RowLayout::kGroup) most("group", kGroupRowColumns);
+  if (layout == RowLayout::kCluster) most("cluster", kGroupRowColumns);
 }
 
 namespace {
@@ -227,9 +229,10 @@ RowLayout parse_layout(const std::string& name) {
   if (name == "auto") return RowLayout::kAuto;
   if (name == "warp") return RowLayout::kWarp;
   if (name == "block") return RowLayout::kBlock;
+  if (name == "group") return RowLayout::kGroup;
   if (name == "cluster") return RowLayout::kCluster;
   if (name == "wide") return RowLayout::kWide;
-  throw course::UsageError("--layout: " + name + " is not auto, warp, block, cluster or wide");
+  throw course::UsageError("--layout: " + name + " is not auto, warp, block, group, cluster or wide");
 }
 
 }  // namespace
@@ -252,7 +255,7 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
   if (step.options & kSharedVectorOption)
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
   if (step.options & kLayoutOption)
-    cli.add_text("layout", "auto", "who holds a row: warp, block, cluster or wide (auto: chosen by N)", "NAME");
+    cli.add_text("layout", "auto", "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)", "NAME");
   if (step.all_cores) cli.add_cpu_threads_option();
   if (!cli.parse(argc, argv)) return false;
   if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));

@@ -63,15 +63,16 @@ enum class RowLayout {
   kAuto,     ///< chosen by the row's length N
   kWarp,     ///< a warp per row: 32 lanes x 32 values
   kBlock,    ///< a block per group of rows: 1024 threads x 16 values
-  kCluster,  ///< a cluster of up to 8 blocks per row: 8 x 512 threads x 16 values (compute capability 9.0+)
+  kGroup,    ///< a group of up to 8 blocks per row: 8 x 512 threads x 16 values (a cooperative launch)
+  kCluster,  ///< the same groups launched as clusters (compute capability 9.0+)
   kWide,     ///< every block a slice of every row (a cooperative launch), any N
 };
 
 /// The longest row (columns) a layout holds; kWide and kAuto: any.
 constexpr std::size_t kWarpRowColumns = 32 * 32;
 constexpr std::size_t kBlockRowColumns = 1024 * 16;
-constexpr std::size_t kClusterBlockColumns = 512 * 16;  ///< of a row, per block of a cluster
-constexpr std::size_t kClusterRowColumns = 8 * kClusterBlockColumns;
+constexpr std::size_t kGroupBlockColumns = 512 * 16;  ///< of a row, per block of a group (or cluster)
+constexpr std::size_t kGroupRowColumns = 8 * kGroupBlockColumns;
 
 /// Throws course::UsageError (one line) when `layout` cannot hold rows of `columns` elements.
 void require_layout_holds(RowLayout layout, std::size_t columns);

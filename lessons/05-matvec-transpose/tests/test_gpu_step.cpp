@@ -50,8 +50,8 @@ TEST_CASE("matches the reference on tall and wide matrices") {
 }
 
 TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 16 columns per thread") {
-  // On a GPU of about 132 SMs the wide layout (asked for by name up to 65536 columns, where a cluster
-  // would hold the row) gives each thread 2 columns of a row of 70001 (and takes groups of 8 rows, the
+  // On a GPU of about 132 SMs the wide layout (asked for by name up to 65536 columns, where a group of
+  // blocks would hold the row) gives each thread 2 columns of a row of 70001 (and takes groups of 8 rows, the
   // last one short), 8 of 300007 and 16 of 600011: copies of 4 bytes, as these rows do not start on
   // 16-byte boundaries. Rows of a multiple of 4 columns are copied 16 bytes at a time: 1 column per
   // thread of 40000 (groups of 16 rows, the last one of a single row), 2 of 70000, 16 of 600012.
@@ -67,7 +67,7 @@ TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 
 
 TEST_CASE("matches the reference on every row length step 07 treats differently") {
   // Step 07 gives a row to a warp up to 1024 columns, to a block of 512 threads up to 8192 (E = 4,
-  // 8, 16 elements per thread), of 1024 up to 16384, to a cluster of 2 to 8 blocks up to 65536
+  // 8, 16 elements per thread), of 1024 up to 16384, to a group of 2 to 8 blocks up to 65536
   // (8192 columns per block), and beyond that a slice of every row to each block.
   for (std::size_t n : {32, 33, 1024, 1025, 3000, 8192, 8193, 16384, 16385, 32769, 65536, 65537})
     require_step_matches(matvec::make_problem(300, n, n));
@@ -89,10 +89,12 @@ TEST_CASE("matches the reference on a few long rows") {
 }
 
 TEST_CASE("every layout of step 07 matches the reference on every row length it holds") {
-  // --layout: a warp holds up to 1024 columns, a block 16384, a cluster 65536, the wide layout any.
-  // 517 rows leave short last groups; 40000 columns make a cluster of 5 blocks, 65536 one of 8.
+  // --layout: a warp holds up to 1024 columns, a block 16384, a group or a cluster of blocks 65536,
+  // the wide layout any. 517 rows leave short last groups; 40000 columns make a group of 5 blocks,
+  // 65536 one of 8.
   const std::pair<matvec::RowLayout, std::size_t> layouts[] = {{matvec::RowLayout::kWarp, 1024},
                                                                {matvec::RowLayout::kBlock, 16384},
+                                                               {matvec::RowLayout::kGroup, 65536},
                                                                {matvec::RowLayout::kCluster, 65536},
                                                                {matvec::RowLayout::kWide, 200000}};
   for (auto [layout, most] : layouts)
@@ -105,10 +107,11 @@ TEST_CASE("every layout of step 07 matches the reference on every row length it 
 }
 
 TEST_CASE("any launch configuration gives the same answer on a wide matrix") {
-  // Step 07 rounds the grid up to whole clusters (of 5 blocks at 40000 columns); the wide layout takes
-  // any grid that gives each thread at most 16 columns and fits on the GPU at once.
+  // Step 07 rounds the grid up to whole groups (of 5 blocks at 40000 columns), launched cooperatively
+  // or as clusters; the wide layout takes any grid that gives each thread at most 16 columns and fits
+  // on the GPU at once.
   const matvec::Problem p = matvec::make_problem(45, 40000, 13);
-  for (auto layout : {matvec::RowLayout::kAuto, matvec::RowLayout::kWide})
+  for (auto layout : {matvec::RowLayout::kAuto, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
     for (int blocks : {0, 1, 7, 33}) {
       if (layout == matvec::RowLayout::kWide && blocks == 1) continue;  // 79 columns per thread
       matvec::LaunchPlan requested;

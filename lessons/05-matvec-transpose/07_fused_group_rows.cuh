@@ -1,57 +1,59 @@
-// Lesson 05, step 07, rows of 16384 < N <= 65536 columns: a cluster of blocks holds a row.
+// Lesson 05, step 07, rows of 16384 < N <= 65536 columns: a group of blocks holds a row.
 //
-// A row is too long for one block, but not for a few. Since Hopper (compute capability 9.0) a launch
-// can group blocks into clusters of up to 8, and the blocks of a cluster are guaranteed to run at the
-// same time. So a cluster of S = N / 8192 blocks (rounded up) holds one row, 16 values per thread of
-// 512, and its blocks can wait for each other: the whole grid never waits, only the S blocks that
-// share a row. For each row:
+// A row is too long for one block, but not for a few. So a group of S = N / 8192 blocks (rounded up)
+// holds one row, 16 values per thread of 512, and its blocks wait for each other: the whole grid
+// never waits, only the S blocks that share a row. For each row:
 //
 //   1. every thread multiplies its 16 values by v's, the warps' sums meet in shared memory, and one
 //      warp posts the block's part of B_i to global memory (a word per block and row);
 //   2. one warp of each block waits until all S parts of the row are posted and adds them up in block
-//      order (every block of the cluster gets the same B_i, bit for bit); it asks for them one row
+//      order (every block of the group gets the same B_i, bit for bit); it asks for them one row
 //      early, so the trip through the L2 cache overlaps the work;
 //   3. every thread applies B_i to its 16 values.
 //
-// The parts need a trip through the L2 cache and the blocks of a cluster run at slightly different
+// A block that waits for another must know that the other runs too; two launches promise it, for the
+// same kernel. A cooperative launch (Launch::kCooperative) puts every block of the grid on the GPU at
+// once, so the grid can be no larger than what fits: on the H100, one block per SM, 16 groups of 8.
+// A cluster launch (Launch::kCluster, compute capability 9.0 and newer) starts the S blocks of each
+// cluster together, on the SMs of one GPC (a group of SMs on the chip), and the grid may be any size;
+// but a GPC must have S free SMs, and at S = 8 the H100's GPCs hold 15 clusters at once, 120 SMs.
+//
+// The parts need a trip through the L2 cache and the blocks of a group run at slightly different
 // speeds, so a block posts its part of row n + 3 before it waits for row n: the waits overlap the
 // work instead of following it. The rows wait in shared memory meanwhile, filled by asynchronous
 // copies (cp.async), two rows ahead of those posted. Each thread copies, and later reads, only its
-// own slots of a stage, and one block barrier per row orders the rest. Clusters take rows i,
-// i + clusters, ...; each writes one partial C and sum_partials adds them.
+// own slots of a stage, and one block barrier per row orders the rest. Groups take rows i,
+// i + groups, ...; each writes one partial C and sum_partials adds them.
 //
 // The cost: a barrier and a post per row, the rows read from shared memory twice, a kernel per
-// cluster size, and a GPU with clusters.
+// group size, and a grid that must fit on the GPU (or a GPU with clusters).
 #pragma once
 
-#include <cooperative_groups.h>
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
 #include "matvec_device.cuh"
 
-namespace cluster_rows {
-
-namespace cg = cooperative_groups;
+namespace group_rows {
 
 constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / 32;
 constexpr int kChunks = 4;  // of 4 values (16 bytes): 16 values of the row per thread
 constexpr int kMaxBlocks = 8;  // the largest cluster every GPU with clusters accepts
 constexpr std::size_t kColumnsPerBlock = static_cast<std::size_t>(kThreads) * kChunks * 4;
-constexpr std::size_t kMaxColumns = matvec::kClusterRowColumns;
-static_assert(kColumnsPerBlock == matvec::kClusterBlockColumns && kMaxColumns == kMaxBlocks * kColumnsPerBlock);
+constexpr std::size_t kMaxColumns = matvec::kGroupRowColumns;
+static_assert(kColumnsPerBlock == matvec::kGroupBlockColumns && kMaxColumns == kMaxBlocks * kColumnsPerBlock);
 constexpr int kAhead = 3;   // a block posts row n + kAhead's part before it waits for row n's
 constexpr int kStages = kAhead + 3;  // rows in shared memory: one applied, kAhead posted, two in flight
 constexpr std::size_t kStageFloats = kColumnsPerBlock;
 constexpr std::size_t kSharedBytes = kStages * kStageFloats * sizeof(float);  // 6 x 32 KB
 
-// First column of this thread's chunk k in block `rank` of a cluster of S: the blocks take turns by
-// 2048 columns (512 chunks), so each warp reads 512 contiguous bytes, and chunk k + 1 lies S x 2048
-// columns further on (a constant offset: the S of the cluster is part of the kernel).
-template <int S>
+// First column of this thread's chunk k in block `rank` of a group: block r holds columns 8192 r to
+// 8192 r + 8191, chunk k of its threads the 2048 columns from 8192 r + 2048 k on. Each warp reads 512
+// contiguous bytes and each block one 32 KB run of the row: on the H100 that is faster than blocks
+// taking turns by 2048 columns, which spread each block's reads over the whole row.
 __device__ inline std::size_t chunk_column(int k, unsigned rank) {
-  return 4 * ((static_cast<std::size_t>(k) * S + rank) * kThreads + threadIdx.x);
+  return 4 * ((static_cast<std::size_t>(rank) * kChunks + k) * kThreads + threadIdx.x);
 }
 
 // Slot of this thread's chunk k in a stage: chunk k of threads 0, 1, ... side by side.
@@ -61,11 +63,10 @@ __device__ inline float4* chunk_slot(float* stage, int k) {
 
 // Starts the copies of this thread's chunks of `row` into `stage`: 16 bytes a copy where rows start on
 // 16-byte boundaries, else 4. Slots past the row's end are never copied into (zero since the start).
-template <int S>
 __device__ inline void copy_row(const float* row, std::size_t columns, unsigned rank, bool by_16, float* stage) {
 #pragma unroll
   for (int k = 0; k < kChunks; ++k) {
-    const std::size_t j = chunk_column<S>(k, rank);
+    const std::size_t j = chunk_column(k, rank);
     float* to = reinterpret_cast<float*>(chunk_slot(stage, k));
     if (by_16) {
       if (j < columns) __pipeline_memcpy_async(to, row + j, 16);  // columns % 4 == 0: whole chunks
@@ -93,14 +94,13 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
 using matvec::PartWord;
 using matvec::load_part;
 
-// Clusters of S blocks: __cluster_dims__ makes the size part of the kernel, so a plain launch
-// groups every S neighbouring blocks of the grid into a cluster. parts[i * S + rank]: block rank's
-// part of B_i.
+// Groups of S neighbouring blocks of the grid (block b is block b % S of group b / S; a cluster
+// launch of size S makes the same groups clusters). parts[i * S + rank]: block rank's part of B_i.
 template <int S>
-__global__ void __cluster_dims__(S, 1, 1) __launch_bounds__(kThreads, 1)
-    fused_cluster_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
-                       PartWord* parts) {
-  const unsigned rank = cg::this_cluster().block_rank();
+__global__ void __launch_bounds__(kThreads, 1)
+    fused_group_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
+                     PartWord* parts) {
+  const unsigned rank = blockIdx.x % S;
   extern __shared__ float4 stage_memory[];  // kStages rows, this block's 8192 columns of each
   float* stages = reinterpret_cast<float*>(stage_memory);
   __shared__ float warp_sums[2][kWarps];  // by the parity of the row posted
@@ -110,7 +110,7 @@ __global__ void __cluster_dims__(S, 1, 1) __launch_bounds__(kThreads, 1)
   float4 v_chunks[kChunks], c_chunks[kChunks];
 #pragma unroll
   for (int k = 0; k < kChunks; ++k) {
-    const std::size_t j = chunk_column<S>(k, rank);
+    const std::size_t j = chunk_column(k, rank);
     float* x = reinterpret_cast<float*>(&v_chunks[k]);
     for (int e = 0; e < 4; ++e) x[e] = j + e < columns ? v[j + e] : 0.0f;
     c_chunks[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -118,13 +118,13 @@ __global__ void __cluster_dims__(S, 1, 1) __launch_bounds__(kThreads, 1)
       for (int e = 0; e < 4; ++e)
         if (j + e >= columns) reinterpret_cast<float*>(chunk_slot(stage(n), k))[e] = 0.0f;  // never copied into
   }
-  // This cluster's rows: cluster_id + n clusters for n = 0 .. count - 1.
-  const std::size_t cluster_id = blockIdx.x / S, clusters = gridDim.x / S;
-  const std::size_t count = cluster_id < rows ? (rows - cluster_id + clusters - 1) / clusters : 0;
-  auto row_index = [&](std::size_t n) { return cluster_id + n * clusters; };
+  // This group's rows: group + n groups for n = 0 .. count - 1.
+  const std::size_t group = blockIdx.x / S, groups = gridDim.x / S;
+  const std::size_t count = group < rows ? (rows - group + groups - 1) / groups : 0;
+  auto row_index = [&](std::size_t n) { return group + n * groups; };
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
   auto copy = [&](std::size_t n) {
-    if (n < count) copy_row<S>(a + row_index(n) * columns, columns, rank, by_16, stage(n));
+    if (n < count) copy_row(a + row_index(n) * columns, columns, rank, by_16, stage(n));
     else __pipeline_commit();
   };
   // Step 1, before the barrier: this warp's sum of row n.
@@ -188,65 +188,93 @@ __global__ void __cluster_dims__(S, 1, 1) __launch_bounds__(kThreads, 1)
   __pipeline_wait_prior(0);  // no copy outlives the block
 #pragma unroll
   for (int k = 0; k < kChunks; ++k) {
-    const std::size_t j = chunk_column<S>(k, rank);
+    const std::size_t j = chunk_column(k, rank);
     const float* x = reinterpret_cast<const float*>(&c_chunks[k]);
     for (int e = 0; e < 4; ++e)
-      if (j + e < columns) partial[cluster_id * columns + j + e] = x[e];  // each column of the cluster's C, once
+      if (j + e < columns) partial[group * columns + j + e] = x[e];  // each column of the group's C, once
   }
 }
 
-// Blocks per cluster for rows of `columns` elements: 1 to kMaxBlocks.
-inline int cluster_blocks(std::size_t columns) {
+// Blocks per group for rows of `columns` elements: 1 to kMaxBlocks.
+inline int group_blocks(std::size_t columns) {
   return static_cast<int>((columns + kColumnsPerBlock - 1) / kColumnsPerBlock);
 }
 
-// The kernel for clusters of `size` blocks.
+// The kernel for groups of `size` blocks.
 inline const void* kernel_for(int size) {
   switch (size) {
-    case 1: return reinterpret_cast<const void*>(fused_cluster_rows<1>);
-    case 2: return reinterpret_cast<const void*>(fused_cluster_rows<2>);
-    case 3: return reinterpret_cast<const void*>(fused_cluster_rows<3>);
-    case 4: return reinterpret_cast<const void*>(fused_cluster_rows<4>);
-    case 5: return reinterpret_cast<const void*>(fused_cluster_rows<5>);
-    case 6: return reinterpret_cast<const void*>(fused_cluster_rows<6>);
-    case 7: return reinterpret_cast<const void*>(fused_cluster_rows<7>);
-    default: return reinterpret_cast<const void*>(fused_cluster_rows<8>);
+    case 1: return reinterpret_cast<const void*>(fused_group_rows<1>);
+    case 2: return reinterpret_cast<const void*>(fused_group_rows<2>);
+    case 3: return reinterpret_cast<const void*>(fused_group_rows<3>);
+    case 4: return reinterpret_cast<const void*>(fused_group_rows<4>);
+    case 5: return reinterpret_cast<const void*>(fused_group_rows<5>);
+    case 6: return reinterpret_cast<const void*>(fused_group_rows<6>);
+    case 7: return reinterpret_cast<const void*>(fused_group_rows<7>);
+    default: return reinterpret_cast<const void*>(fused_group_rows<8>);
   }
 }
 
-// How many clusters for rows of `columns` elements the device runs at once (0: none fit).
-inline int resident_clusters(std::size_t columns, const course::DeviceFacts& device) {
-  const void* kernel = kernel_for(cluster_blocks(columns));
-  course::require_shared_memory(kernel, kSharedBytes, device, "step 07 (a cluster per row)");
-  cudaLaunchConfig_t config{};  // the cluster's size comes from the kernel
-  config.gridDim = dim3(cluster_blocks(columns));
+// What makes the blocks of a group run at the same time (see the top of this file).
+enum class Launch { kCooperative, kCluster };
+
+// A launch of `blocks` blocks for rows of `columns` elements, the one attribute pointing into `attribute`.
+inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch how, cudaLaunchAttribute& attribute,
+                                        cudaStream_t stream) {
+  attribute = {};
+  if (how == Launch::kCooperative) {
+    attribute.id = cudaLaunchAttributeCooperative;
+    attribute.val.cooperative = 1;
+  } else {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(group_blocks(columns));
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+  }
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
   config.blockDim = dim3(kThreads);
   config.dynamicSmemBytes = kSharedBytes;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+// How many groups for rows of `columns` elements the device runs at once, launched `how` (0: none
+// fit). The caller checks that the device has cooperative launches or clusters.
+inline int resident_groups(std::size_t columns, Launch how, const course::DeviceFacts& device) {
+  const int size = group_blocks(columns);
+  const void* kernel = kernel_for(size);
+  course::require_shared_memory(kernel, kSharedBytes, device, "step 07 (a group of blocks per row)");
+  if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, kSharedBytes, device) / size;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = launch_config(columns, size, how, attribute, nullptr);
   int clusters = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   return clusters;
 }
 
-// The scratch: the parts of B (a word per row and block) and one partial C per cluster.
+// The scratch: the parts of B (a word per row and block) and one partial C per group.
 inline std::size_t parts_bytes(std::size_t rows, std::size_t columns) {
-  return rows * static_cast<std::size_t>(cluster_blocks(columns)) * sizeof(PartWord);
+  return rows * static_cast<std::size_t>(group_blocks(columns)) * sizeof(PartWord);
 }
 
 inline std::size_t scratch_bytes(std::size_t rows, std::size_t columns, int blocks) {
-  return parts_bytes(rows, columns) + static_cast<std::size_t>(blocks / cluster_blocks(columns)) * columns * sizeof(float);
+  return parts_bytes(rows, columns) + static_cast<std::size_t>(blocks / group_blocks(columns)) * columns * sizeof(float);
 }
 
-// C = A^T (A v) with clusters; `blocks` is a multiple of cluster_blocks(columns) and `scratch` holds
-// scratch_bytes(rows, columns, blocks).
+// C = A^T (A v) by groups of blocks; `blocks` is a multiple of group_blocks(columns) (and, launched
+// cooperatively, fits on the device at once) and `scratch` holds scratch_bytes(rows, columns, blocks).
 inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   void* scratch, cudaStream_t stream) {
+                   Launch how, void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
   CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
   void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts};
-  CUDA_CHECK(cudaLaunchKernel(kernel_for(cluster_blocks(columns)), dim3(blocks), dim3(kThreads), arguments,
-                              kSharedBytes, stream));
-  matvec::launch_sum_partials(partial, blocks / cluster_blocks(columns), columns, c, stream);
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = launch_config(columns, blocks, how, attribute, stream);
+  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel_for(group_blocks(columns)), arguments));
+  matvec::launch_sum_partials(partial, blocks / group_blocks(columns), columns, c, stream);
 }
 
-}  // namespace cluster_rows
+}  // namespace group_rows
