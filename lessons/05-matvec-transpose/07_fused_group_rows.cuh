@@ -20,18 +20,23 @@
 //
 // The parts need a trip through the L2 cache and the blocks of a group run at slightly different
 // speeds, so a block posts its part of row n + 3 before it waits for row n: the waits overlap the
-// work instead of following it. The rows wait in shared memory meanwhile, filled by asynchronous
-// copies (cp.async), two rows ahead of those posted. Each thread copies, and later reads, only its
-// own slots of a stage, and one block barrier per row orders the rest. Groups take rows i,
-// i + groups, ...; each writes one partial C and sum_partials adds them.
+// work instead of following it. The rows wait in shared memory meanwhile, in kStages stages, copied
+// two rows ahead of those posted. Where rows start on 16-byte boundaries (N a multiple of 4) and the
+// GPU has a bulk copy engine (compute capability 9.0, 07_bulk_copy.cuh), one thread asks it for the
+// block's 32 KB of a row, and each stage's mbarrier says when they have landed; otherwise every
+// thread copies its own 16 values with cp.async, 4 bytes at a time, and waits for its own copies.
+// A bulk copy into a stage starts after the block's barrier of the row, when every thread is done
+// with the row the stage held; a thread's own copies start before it, as soon as it is done. Groups take rows i, i + groups, ...; each writes one partial C and
+// sum_partials adds them.
 //
-// The cost: a barrier and a post per row, the rows read from shared memory twice, a kernel per
-// group size, and a grid that must fit on the GPU (or a GPU with clusters).
+// The cost: a barrier and a post per row, the rows read from shared memory twice, two ways to copy
+// them, a kernel per group size, and a grid that must fit on the GPU (or a GPU with clusters).
 #pragma once
 
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
+#include "07_bulk_copy.cuh"
 #include "matvec_device.cuh"
 
 namespace group_rows {
@@ -61,9 +66,11 @@ __device__ inline float4* chunk_slot(float* stage, int k) {
   return reinterpret_cast<float4*>(stage) + k * kThreads + threadIdx.x;
 }
 
-// Starts the copies of this thread's chunks of `row` into `stage`: 16 bytes a copy where rows start on
-// 16-byte boundaries, else 4. Slots past the row's end are never copied into (zero since the start).
-__device__ inline void copy_row(const float* row, std::size_t columns, unsigned rank, bool by_16, float* stage) {
+// Without the bulk copy engine: starts the copies of this thread's chunks of `row` into `stage`, 16
+// bytes a copy where rows start on 16-byte boundaries, else 4. Slots past the row's end are never
+// copied into (zero since the start).
+__device__ inline void copy_row_by_thread(const float* row, std::size_t columns, unsigned rank, bool by_16,
+                                          float* stage) {
 #pragma unroll
   for (int k = 0; k < kChunks; ++k) {
     const std::size_t j = chunk_column(k, rank);
@@ -94,17 +101,17 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
 using matvec::PartWord;
 using matvec::load_part;
 
-// Groups of S neighbouring blocks of the grid (block b is block b % S of group b / S; a cluster
-// launch of size S makes the same groups clusters). parts[i * S + rank]: block rank's part of B_i.
-template <int S>
-__global__ void __launch_bounds__(kThreads, 1)
-    fused_group_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
-                     PartWord* parts) {
+// The kernel's body, once per way of copying (kBulk: the bulk copy engine).
+template <int S, bool kBulk>
+__device__ inline void group_rows_body(const float* a, const float* v, float* partial, std::size_t rows,
+                                       std::size_t columns, PartWord* parts) {
+  constexpr bool bulk = kBulk;
   const unsigned rank = blockIdx.x % S;
   extern __shared__ float4 stage_memory[];  // kStages rows, this block's 8192 columns of each
   float* stages = reinterpret_cast<float*>(stage_memory);
   __shared__ float warp_sums[2][kWarps];  // by the parity of the row posted
   __shared__ float b_shared[2];           // by the parity of the row applied
+  __shared__ bulk_copy::Barrier stage_landed[kStages];  // with the bulk copy engine: a stage's row is in
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   auto stage = [&](std::size_t n) { return stages + (n % kStages) * kStageFloats; };
   float4 v_chunks[kChunks], c_chunks[kChunks];
@@ -123,9 +130,33 @@ __global__ void __launch_bounds__(kThreads, 1)
   const std::size_t count = group < rows ? (rows - group + groups - 1) / groups : 0;
   auto row_index = [&](std::size_t n) { return group + n * groups; };
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  // This block's run of each row: from column `first`, `run_bytes` long (a multiple of 16 if by_16).
+  const std::size_t first = static_cast<std::size_t>(rank) * kColumnsPerBlock;
+  const unsigned run_bytes = static_cast<unsigned>(matvec::smaller(columns - first, kColumnsPerBlock) * sizeof(float));
+  if (bulk && threadIdx.x == 0)
+    for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
+  __syncthreads();  // the barriers are set up and the slots past the row's end are zero
+  // Starts the copy of row n into its stage (nothing past the last row).
   auto copy = [&](std::size_t n) {
-    if (n < count) copy_row(a + row_index(n) * columns, columns, rank, by_16, stage(n));
-    else __pipeline_commit();
+    if constexpr (bulk) {
+      if (n < count && threadIdx.x == 0) {
+        bulk_copy::expect(&stage_landed[n % kStages], run_bytes);
+        bulk_copy::start(stage(n), a + row_index(n) * columns + first, run_bytes, &stage_landed[n % kStages]);
+      }
+    } else if (n < count) {
+      copy_row_by_thread(a + row_index(n) * columns, columns, rank, by_16, stage(n));
+    } else {
+      __pipeline_commit();
+    }
+  };
+  // Waits until row n is in its stage: the bulk copy's phase n / kStages of the stage's barrier, or
+  // this thread's copies of every row but the newest started, which is row n + 1 whenever this is
+  // called (or later, in the first rows, where it waits for more than it needs).
+  auto wait_row = [&](std::size_t n) {
+    if constexpr (bulk)
+      bulk_copy::wait(&stage_landed[n % kStages], n / kStages);
+    else
+      __pipeline_wait_prior(kStages - 2 - kAhead);
   };
   // Step 1, before the barrier: this warp's sum of row n.
   auto sum_warp = [&](std::size_t n) {
@@ -157,8 +188,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (lane == 0) b_shared[n % 2] = b;
   };
   for (int n = 0; n < kStages - 1; ++n) copy(n);
-  __pipeline_wait_prior(kStages - 2 - kAhead);  // rows 0 .. kAhead have arrived
   for (std::size_t n = 0; n < kAhead && n < count; ++n) {
+    wait_row(n);
     sum_warp(n);
     __syncthreads();
     if (warp == 0) post(n);
@@ -166,13 +197,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   if (warp == 1 && count > 0) ask(0);
   for (std::size_t n = 0; n < count; ++n) {
-    if (n > 0) __pipeline_wait_prior(kStages - 2 - kAhead);  // rows up to n + kAhead have arrived
-    copy(n + kStages - 1);  // into the stage of row n - 1, which this thread has applied
+    if (n + kAhead < count) wait_row(n + kAhead);
+    if constexpr (!bulk) copy(n + kStages - 1);  // this thread's own slots of row n - 1, which it has applied
     if (n + kAhead < count) sum_warp(n + kAhead);
     if (warp == 1) gather(n);
     // warp_sums[(n + kAhead) % 2] and b_shared[n % 2] are written; both are written again two rows
     // later, after the next barrier, which no thread passes before it is done with them here.
     __syncthreads();
+    if constexpr (bulk) copy(n + kStages - 1);  // into the stage of row n - 1, which every thread has applied
     if (warp == 0 && n + kAhead < count) post(n + kAhead);
     if (warp == 1 && n + 1 < count) ask(n + 1);
     const float b = b_shared[n % 2];
@@ -185,7 +217,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       c_chunks[k].w += b * x.w;
     }
   }
-  __pipeline_wait_prior(0);  // no copy outlives the block
+  if constexpr (!bulk) __pipeline_wait_prior(0);  // no copy outlives the block (every bulk copy was waited for)
 #pragma unroll
   for (int k = 0; k < kChunks; ++k) {
     const std::size_t j = chunk_column(k, rank);
@@ -195,23 +227,49 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
+// Groups of S neighbouring blocks of the grid (block b is block b % S of group b / S; a cluster
+// launch of size S makes the same groups clusters). parts[i * S + rank]: block rank's part of B_i.
+// A kernel per way of copying, chosen by the plan: with both bodies in one kernel, choosing at run
+// time, the cp.async body ran 1.10 to 1.15 times slower than in a kernel of its own. The bulk kernel
+// still checks that it can (compiled for compute capability 9.0, rows on 16-byte boundaries).
+template <int S, bool kBulk>
+__global__ void __launch_bounds__(kThreads, 1)
+    fused_group_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
+                     PartWord* parts) {
+  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  if (kBulk && bulk_copy::available() && by_16)
+    group_rows_body<S, true>(a, v, partial, rows, columns, parts);
+  else
+    group_rows_body<S, false>(a, v, partial, rows, columns, parts);
+}
+
 // Blocks per group for rows of `columns` elements: 1 to kMaxBlocks.
 inline int group_blocks(std::size_t columns) {
   return static_cast<int>((columns + kColumnsPerBlock - 1) / kColumnsPerBlock);
 }
 
 // The kernel for groups of `size` blocks.
-inline const void* kernel_for(int size) {
+template <bool kBulk>
+const void* kernel_of_size(int size) {
   switch (size) {
-    case 1: return reinterpret_cast<const void*>(fused_group_rows<1>);
-    case 2: return reinterpret_cast<const void*>(fused_group_rows<2>);
-    case 3: return reinterpret_cast<const void*>(fused_group_rows<3>);
-    case 4: return reinterpret_cast<const void*>(fused_group_rows<4>);
-    case 5: return reinterpret_cast<const void*>(fused_group_rows<5>);
-    case 6: return reinterpret_cast<const void*>(fused_group_rows<6>);
-    case 7: return reinterpret_cast<const void*>(fused_group_rows<7>);
-    default: return reinterpret_cast<const void*>(fused_group_rows<8>);
+    case 1: return reinterpret_cast<const void*>(fused_group_rows<1, kBulk>);
+    case 2: return reinterpret_cast<const void*>(fused_group_rows<2, kBulk>);
+    case 3: return reinterpret_cast<const void*>(fused_group_rows<3, kBulk>);
+    case 4: return reinterpret_cast<const void*>(fused_group_rows<4, kBulk>);
+    case 5: return reinterpret_cast<const void*>(fused_group_rows<5, kBulk>);
+    case 6: return reinterpret_cast<const void*>(fused_group_rows<6, kBulk>);
+    case 7: return reinterpret_cast<const void*>(fused_group_rows<7, kBulk>);
+    default: return reinterpret_cast<const void*>(fused_group_rows<8, kBulk>);
   }
+}
+
+inline const void* kernel_for(int size, bool bulk_copies) {
+  return bulk_copies ? kernel_of_size<true>(size) : kernel_of_size<false>(size);
+}
+
+// Whether to copy rows of `columns` elements with the bulk copy engine on this device.
+inline bool use_bulk_copies(std::size_t columns, const course::DeviceFacts& device) {
+  return device.compute_major >= 9 && columns % 4 == 0;
 }
 
 // What makes the blocks of a group run at the same time (see the top of this file).
@@ -244,7 +302,7 @@ inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch 
 // fit). The caller checks that the device has cooperative launches or clusters.
 inline int resident_groups(std::size_t columns, Launch how, const course::DeviceFacts& device) {
   const int size = group_blocks(columns);
-  const void* kernel = kernel_for(size);
+  const void* kernel = kernel_for(size, use_bulk_copies(columns, device));
   course::require_shared_memory(kernel, kSharedBytes, device, "step 07 (a group of blocks per row)");
   if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, kSharedBytes, device) / size;
   cudaLaunchAttribute attribute;
@@ -266,14 +324,14 @@ inline std::size_t scratch_bytes(std::size_t rows, std::size_t columns, int bloc
 // C = A^T (A v) by groups of blocks; `blocks` is a multiple of group_blocks(columns) (and, launched
 // cooperatively, fits on the device at once) and `scratch` holds scratch_bytes(rows, columns, blocks).
 inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   Launch how, void* scratch, cudaStream_t stream) {
+                   Launch how, bool bulk_copies, void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
   CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
   void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts};
   cudaLaunchAttribute attribute;
   const cudaLaunchConfig_t config = launch_config(columns, blocks, how, attribute, stream);
-  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel_for(group_blocks(columns)), arguments));
+  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel_for(group_blocks(columns), bulk_copies), arguments));
   matvec::launch_sum_partials(partial, blocks / group_blocks(columns), columns, c, stream);
 }
 

@@ -7,9 +7,11 @@
 // Each block adds up its part of each B_i and posts it to global memory, then waits for all the other
 // blocks' parts before it applies B_i. So every block waits for all the others at every group, and
 // the grid goes at the pace of the block that holds most: hence even slices. The slices wait in
-// shared memory, filled by asynchronous copies (cp.async) several groups of rows ahead (16 bytes a
-// copy where rows start on 16-byte boundaries), so that reading goes on during the waits, and a block
-// posts its parts three groups before it needs the sums. A wait for every other block ends only if
+// shared memory, copied several groups of rows ahead, so that reading goes on during the waits, and a
+// block posts its parts three groups before it needs the sums. Where rows start on 16-byte boundaries
+// and the GPU has a bulk copy engine (07_bulk_copy.cuh), one thread asks it for each row's slice, one
+// run of bytes; otherwise every thread copies with cp.async (16 bytes a copy where rows start on
+// 16-byte boundaries). A wait for every other block ends only if
 // every block runs at once: a cooperative launch. Each column has one owner, which writes C directly.
 //
 // The cost: every group pays the same fixed work, a wait for all the blocks' parts, three barriers
@@ -20,6 +22,7 @@
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
+#include "07_bulk_copy.cuh"
 #include "matvec_device.cuh"
 
 namespace wide_rows {
@@ -42,6 +45,11 @@ constexpr std::size_t kSharedBytes = static_cast<std::size_t>(kStages) * kValues
 // bit. A lane reads the parts of up to kPartsPerLane blocks.
 constexpr int kPartsPerLane = 8;
 constexpr int kMaxBlocks = 32 * kPartsPerLane;
+
+// The bulk copy engine copies a run of bytes per row of a group; it pays where the runs are long, at
+// E = 8 and 16 values per thread (one or two rows per group, runs of up to 16 or 32 KB), and loses
+// to every thread's own copies at shorter ones.
+constexpr int kBulkMinValues = 8;
 
 // Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).
 using matvec::PartWord;
@@ -117,6 +125,31 @@ __device__ inline void copy_slices_by_16(const float* a, std::size_t first_row, 
       __pipeline_memcpy_async(to, a + (first_row + r) * columns + column, 4 * sizeof(float));
   }
   __pipeline_commit();
+}
+
+// The same copies by the bulk copy engine (rows on 16-byte boundaries, rows first_row .. of A): thread
+// 0 copies each row's slice, one run of bytes, into part r of the stage (the slots of its columns,
+// side by side) and announces them all to the stage's barrier `landed`. Rows past the end are zero in
+// every thread's own slots, as above.
+template <int E, int R>
+__device__ inline void copy_slices_bulk(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
+                                        std::size_t slice, float* stage, bulk_copy::Barrier* landed) {
+  const std::size_t first = blockIdx.x * slice;  // this block's first column
+  const unsigned run_bytes =
+      first < columns ? static_cast<unsigned>(matvec::smaller(slice, columns - first) * sizeof(float)) : 0;
+  const int present = static_cast<int>(matvec::smaller(R, rows - first_row));
+  if (threadIdx.x == 0) {
+    bulk_copy::expect(landed, present * run_bytes);
+    if (run_bytes > 0)
+      for (int r = 0; r < present; ++r)
+        bulk_copy::start(stage + static_cast<std::size_t>(r) * E * kThreads, a + (first_row + r) * columns + first,
+                         run_bytes, landed);
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (r >= present)
+#pragma unroll
+      for (int k = 0; k < E; ++k) *slot(stage, r, k, E) = 0.0f;  // a row past the end
 }
 
 // One halving step of warp_sums_of_rows, on the first N of a lane's R values, then the next step:
@@ -234,6 +267,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ float stages[];  // kStages x R x E x kThreads
   __shared__ float warp_sums[R][32];
   __shared__ float b_group[2][R];  // by the group's parity: a group's B is written while the last is read
+  __shared__ bulk_copy::Barrier stage_landed[kStages];  // with the bulk copy engine: a stage's rows are in
   const std::size_t slice = slice_columns(columns, gridDim.x);
   auto stage = [&](std::size_t g) { return stages + (g % kStages) * kValues * kThreads; };
   float v_thread[E], c_thread[E] = {};
@@ -252,14 +286,28 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
   const std::size_t groups = (rows + R - 1) / R;
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  const bool bulk = bulk_copy::available() && by_16 && E >= kBulkMinValues;
+  if (bulk && threadIdx.x == 0)
+    for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
+  __syncthreads();  // the barriers are set up
   auto copy_group = [&](std::size_t g) {
-    if (by_16)
+    if (bulk) {
+      if (g < groups) copy_slices_bulk<E, R>(a, g * R, rows, columns, slice, stage(g), &stage_landed[g % kStages]);
+    } else if (by_16) {
       copy_slices_by_16<E, R>(a, g * R, rows, columns, slice, stage(g));
-    else
+    } else {
       copy_slices<E, R>(a, g * R, rows, columns, column_of(0, slice, columns), columns_held, stage(g));
+    }
+  };
+  // Waits until group g is in its stage: the bulk copies' phase g / kStages of the stage's barrier, or
+  // this thread's copies of every group but the newest started, g + 1 whenever this is called (or
+  // later, in the first groups). The barrier after it covers the other threads' copies.
+  auto wait_group = [&](std::size_t g) {
+    if (bulk) bulk_copy::wait(&stage_landed[g % kStages], g / kStages);
+    else __pipeline_wait_prior(kStages - 2 - kAhead);
   };
   for (int g = 0; g < kStages - 1; ++g) copy_group(g);
-  __pipeline_wait_prior(kStages - 2 - kAhead);  // groups 0 .. kAhead have arrived
+  for (std::size_t g = 0; g <= kAhead && g < groups; ++g) wait_group(g);  // groups 0 .. kAhead have arrived
   __syncthreads();  // and the other threads' copies too
   for (std::size_t g = 0; g < kAhead && g < groups; ++g) {
     post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
@@ -269,8 +317,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   ask_parts<R>(parts, 0, rows, word);
   for (std::size_t g = 0; g < groups; ++g) {
     if (g > 0) {
-      __pipeline_wait_prior(kStages - 2 - kAhead);  // this thread's copies of group g + kAhead have arrived
-      __syncthreads();  // everyone's have, and everyone is done with group g - 1
+      if (g + kAhead < groups) wait_group(g + kAhead);
+      __syncthreads();  // everyone's copies have arrived, and everyone is done with group g - 1
     }
     copy_group(g + kStages - 1);  // into the stage of g - 1
     if (g + kAhead < groups) post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
@@ -285,7 +333,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int k = 0; k < E; ++k) c_thread[k] += b_r * *slot(held, r, k, E);
     }
   }
-  __pipeline_wait_prior(0);  // no copy outlives the block
+  if (!bulk) __pipeline_wait_prior(0);  // no copy outlives the block (every bulk copy was waited for)
 #pragma unroll
   for (int k = 0; k < E; ++k) {
     const std::size_t j = column_of(k, slice, columns);

@@ -54,7 +54,9 @@ TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 
   // blocks would hold the row) gives each thread 2 columns of a row of 70001 (and takes groups of 8 rows, the
   // last one short), 8 of 300007 and 16 of 600011: copies of 4 bytes, as these rows do not start on
   // 16-byte boundaries. Rows of a multiple of 4 columns are copied 16 bytes at a time: 1 column per
-  // thread of 40000 (groups of 16 rows, the last one of a single row), 2 of 70000, 16 of 600012.
+  // thread of 40000 (groups of 16 rows, the last one of a single row), 2 of 70000; or, on GPUs with a
+  // bulk copy engine, a row's slice at a time: 8 of 300008 (groups of 2 rows, the last one short), 16
+  // of 600012.
   matvec::LaunchPlan wide;
   wide.layout = matvec::RowLayout::kWide;
   require_step_matches(matvec::make_problem(1100, 70001, 15), wide);
@@ -63,6 +65,7 @@ TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 
   require_step_matches(matvec::make_problem(2049, 40000, 18), wide);
   require_step_matches(matvec::make_problem(1100, 70000, 19), wide);
   require_step_matches(matvec::make_problem(37, 600012, 20));
+  require_step_matches(matvec::make_problem(37, 300008, 22));
 }
 
 TEST_CASE("matches the reference on every row length step 07 treats differently") {
