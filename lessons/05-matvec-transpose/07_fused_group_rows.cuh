@@ -24,10 +24,11 @@
 // two rows ahead of those posted. Where rows start on 16-byte boundaries (N a multiple of 4) and the
 // GPU has a bulk copy engine (compute capability 9.0, 07_bulk_copy.cuh), one thread asks it for the
 // block's 32 KB of a row, and each stage's mbarrier says when they have landed; otherwise every
-// thread copies its own 16 values with cp.async, 4 bytes at a time, and waits for its own copies.
-// A bulk copy into a stage starts after the block's barrier of the row, when every thread is done
-// with the row the stage held; a thread's own copies start before it, as soon as it is done. Groups take rows i, i + groups, ...; each writes one partial C and
-// sum_partials adds them.
+// thread copies its own 16 values with cp.async (16 bytes a copy where rows start on 16-byte
+// boundaries, else 4) and waits for its own copies. A bulk copy into a stage starts after the block's
+// barrier of the row, when every thread is done with the row the stage held; a thread's own copies
+// start before it, as soon as that thread is done. Groups take rows i, i + groups, ...; each writes
+// one partial C and sum_partials adds them.
 //
 // The cost: a barrier and a post per row, the rows read from shared memory twice, two ways to copy
 // them, a kernel per group size, and a grid that must fit on the GPU (or a GPU with clusters).
