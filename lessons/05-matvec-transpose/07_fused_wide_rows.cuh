@@ -1,5 +1,5 @@
-// Lesson 05, step 07, rows too long for a cluster (N > 65536 columns, or N > 16384 on a GPU without
-// clusters): every block holds a slice of every row.
+// Lesson 05, step 07, rows too long for a group of blocks (N > 65536 columns): every block holds a
+// slice of every row.
 //
 // The blocks share each row evenly: block b holds a slice of S columns, b S to b S + S - 1 (S is the
 // row's length over the blocks, rounded up to whole 128-byte lines), and thread t of the block holds
@@ -8,11 +8,11 @@
 // blocks' parts before it applies B_i. So every block waits for all the others at every group, and
 // the grid goes at the pace of the block that holds most: hence even slices. The slices wait in
 // shared memory, copied several groups of rows ahead, so that reading goes on during the waits, and a
-// block posts its parts three groups before it needs the sums. Where rows start on 16-byte boundaries
-// and the GPU has a bulk copy engine (07_bulk_copy.cuh), one thread asks it for each row's slice, one
-// run of bytes; otherwise every thread copies with cp.async (16 bytes a copy where rows start on
-// 16-byte boundaries). A wait for every other block ends only if
-// every block runs at once: a cooperative launch. Each column has one owner, which writes C directly.
+// block posts its parts three groups before it needs the sums. Where rows start on 16-byte boundaries,
+// the GPU has a bulk copy engine (07_bulk_copy.cuh) and a thread holds 8 or 16 values of a row, one
+// thread asks the engine for each row's slice, one run of bytes; otherwise every thread copies with
+// cp.async (16 bytes a copy where rows start on 16-byte boundaries). A wait for every other block ends only if every block runs at once: a
+// cooperative launch. Each column has one owner, which writes C directly.
 //
 // The cost: every group pays the same fixed work, a wait for all the blocks' parts, three barriers
 // and the rows' shuffles, however many columns each thread holds; it weighs most at one column per
