@@ -219,8 +219,7 @@ void require_layout_holds(RowLayout layout, std::size_t columns) {
   };
   if (layout == RowLayout::kWarp) most("warp", kWarpRowColumns);
   if (layout == RowLayout::kBlock) most("block", kBlockRowColumns);
-  if (layout == RowLayout::kGroup) most("group", kGroupRowColumns);
-  if (layout == RowLayout::kCluster) most("cluster", kGroupRowColumns);
+  if (layout == RowLayout::kGroup || layout == RowLayout::kCluster) most(layout_name(layout).c_str(), kGroupRowColumns);
 }
 
 namespace {
