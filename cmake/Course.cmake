@@ -181,21 +181,29 @@ function(course_add_report)
   endif()
 endfunction()
 
-# course_add_exercise(LESSON <nn> NAME <name> SOURCE <file> GRADER <test source> BENCH <bench source>
+# course_add_exercise(LESSON <nn> NAME <name> SOURCE <file> GRADER <test source> PROBLEM <class>
 #                     [LIBRARIES ...])
 # One exercise: exercises/<lesson>/<file> is the stub a student fills in, solutions/<lesson>/<file> the
-# completed version. Builds
+# completed version, and PROBLEM the class in the lesson's exercise_support.h that states its problem
+# for the exercise harness (course/exercise.h). Builds
 #   exercise<nn>_<name>_grade / solution<nn>_<name>_grade  the grading test against each
 #   exercise<nn>_<name>_bench / solution<nn>_<name>_bench  a timed run of each, for the performance report
+#                                                          (the harness's benchmark main, written here)
 # Without the solution (a student's copy made by ./course handout) only the student's side is built,
 # and its grading test is "grading.<nn>.<name>: ...".
 # Tests: "grading.<nn>.<name>.solution: ..." must pass; with COURSE_CHECK_STUBS,
 # "grading.<nn>.<name>.stub-must-fail: ..." passes only while the stub still fails its grading test.
 function(course_add_exercise)
-  cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;BENCH" "LIBRARIES" ${ARGN})
+  cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;PROBLEM;BENCH" "LIBRARIES" ${ARGN})
   file(GLOB lesson_dir RELATIVE ${PROJECT_SOURCE_DIR}/exercises ${PROJECT_SOURCE_DIR}/exercises/${E_LESSON}-*)
   set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
   set(exercise_file ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
+  # The benchmark is the harness's, for this exercise's problem (BENCH: a benchmark source of its own).
+  if(E_PROBLEM)
+    set(E_BENCH ${CMAKE_CURRENT_BINARY_DIR}/bench_${E_NAME}.cpp)
+    file(CONFIGURE OUTPUT ${E_BENCH} CONTENT
+         "// Written by course_add_exercise: the benchmark of exercise ${E_LESSON} ${E_NAME} (course/exercise.h).\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::exercise_bench_main<${E_PROBLEM}>(argc, argv); }\n")
+  endif()
   # Grading a class (./course grade-class): each student's file is built against the grading test and
   # benchmark, compiled once for all; nothing of the stub or the solution is built.
   if(COURSE_SUBMISSIONS AND COURSE_SUBMISSION_EXERCISE STREQUAL "${E_LESSON}_${E_NAME}")

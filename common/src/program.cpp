@@ -13,7 +13,9 @@ std::string program_name(const char* argv0) {
   return path.substr(path.find_last_of('/') + 1);
 }
 
-int run_program(const char* program, const std::function<int()>& body) {
+int run_program(const char* path, const std::function<int()>& body) {
+  const std::string name = program_name(path);
+  const char* program = name.c_str();
   try {
     return body();
   } catch (const UsageError& e) {

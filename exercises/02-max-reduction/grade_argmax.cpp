@@ -11,20 +11,13 @@
 #include "exercise_support.h"
 
 using exercise02::ArgMax;
+using exercise02::ArgmaxExercise;
 
 namespace {
 
-ArgMax reference(const std::vector<float>& values) {
-  ArgMax best{values[0], 0};
-  for (std::size_t i = 1; i < values.size(); ++i)
-    if (values[i] > best.value) best = ArgMax{values[i], i};
-  return best;
-}
-
 void require_argmax(const std::vector<float>& values, std::size_t offset = 0) {
-  const ArgMax expected = reference(values);
-  const ArgMax got =
-      exercise02::run_once<ArgMax>(values, exercise02::argmax_scratch_bytes, exercise02::argmax, offset);
+  const ArgMax expected = ArgmaxExercise::reference(values);
+  const ArgMax got = course::run_once<ArgmaxExercise>({values, offset});
   INFO("n = " << values.size() << ", array starting " << offset << " floats past a 16-byte boundary: expected value " << expected.value << " at index " << expected.index
               << ", got value " << got.value << " at index " << got.index);
   REQUIRE(got.value == expected.value);

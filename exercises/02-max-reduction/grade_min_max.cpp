@@ -4,7 +4,6 @@
 // Run it with:   ./course grade 02 min_max
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cfloat>
 #include <vector>
 
@@ -13,18 +12,17 @@
 #include "min_max.h"
 
 using exercise02::MinMax;
+using exercise02::MinMaxExercise;
 
 namespace {
 
 void require_min_max(const std::vector<float>& values, std::size_t offset = 0) {
-  const auto extremes = std::minmax_element(values.begin(), values.end());
-  const MinMax got =
-      exercise02::run_once<MinMax>(values, exercise02::min_max_scratch_bytes, exercise02::min_max, offset);
+  const MinMax expected = MinMaxExercise::reference(values);
+  const MinMax got = course::run_once<MinMaxExercise>({values, offset});
   INFO("n = " << values.size() << ", array starting " << offset << " floats past a 16-byte boundary: expected min "
-              << *extremes.first << " and max " << *extremes.second << ", got min " << got.min << " and max "
-              << got.max);
-  REQUIRE(got.min == *extremes.first);
-  REQUIRE(got.max == *extremes.second);
+              << expected.min << " and max " << expected.max << ", got min " << got.min << " and max " << got.max);
+  REQUIRE(got.min == expected.min);
+  REQUIRE(got.max == expected.max);
 }
 
 }  // namespace

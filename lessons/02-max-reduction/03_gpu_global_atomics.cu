@@ -10,10 +10,10 @@
 // attacks this: combine values inside the block first, so only one value per block (or none) reaches
 // global memory.
 //
-// This file is also the lesson's one full page of host code: its own main reads the options, makes
-// the array, allocates device memory, copies the array over, launches (timed), copies the answer back
-// and checks it. The later steps leave that to the lesson's driver (max_reduction.cpp, step_main.cpp),
-// which does the same with owning buffers and a stream of its own.
+// This file is also the lesson's one full page of host code: once the course's step skeleton has read
+// the options, its main makes the array, allocates device memory, copies the array over, launches
+// (timed), copies the answer back and checks it. The later steps leave that to the lesson's driver
+// (max_reduction.cpp, step_main.cpp), which does the same with owning buffers and a stream of its own.
 //
 // Launch: 256 threads per block (or --threads, rounded to whole warps); blocks = ceil(n / threads),
 // so --blocks is ignored.
@@ -27,7 +27,6 @@
 #include "course/check.h"
 #include "course/device.h"
 #include "course/launch.h"
-#include "course/program.h"
 #include "course/timing.h"
 #include "max_reduction.h"
 #include "max_reduction_device.cuh"
@@ -60,18 +59,12 @@ const max_reduction::Step max_reduction::kThisStep = {
     "03", "GPU, one global atomic per element", "gpu", nullptr, plan, run};
 
 int main(int argc, char** argv) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    max_reduction::Options options;
-    if (!max_reduction::parse_options(argc, argv, max_reduction::kThisStep, options)) return course::kExitPass;
-    std::string why;
-    if (options.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, max_reduction::describe(max_reduction::kThisStep, options.n), why,
-                                    options.common.format);
-    const std::vector<float> values = max_reduction::load_input(options);  // --input, or seeded floats
-    const std::size_t n = values.size(), bytes = n * sizeof(float);
-    course::Measurement m = max_reduction::describe(max_reduction::kThisStep, n);
-    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, options.common.format);
+  // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.
+  return course::step_main<max_reduction::Lesson>(argc, argv, max_reduction::kThisStep, [](max_reduction::Request& request) {
+    const std::vector<float> values = max_reduction::load_input(request);  // --input, or seeded floats
+    const std::size_t n = request.n = values.size(), bytes = n * sizeof(float);
+    course::Measurement m = max_reduction::Lesson::describe(max_reduction::kThisStep, request);
+    course::require_cuda_device();
 
     // Device memory for the array and the one result. Asking first turns an array that cannot fit
     // into one clear line (exit code 2) rather than a failed cudaMalloc.
@@ -81,14 +74,14 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&d_result, sizeof(float)));
     CUDA_CHECK(cudaMemcpy(d_values, values.data(), bytes, cudaMemcpyHostToDevice));
 
-    const LaunchPlan p = plan(n, course::query_device(), options.requested);
+    const LaunchPlan p = plan(n, course::query_device(), request.requested);
 
     // Warm-up runs, then --reps timed runs, each between two CUDA events; before each, the result is
     // set to 0xFFFFFFFF (a NaN), so a run that forgot to write it cannot pass. Everything goes into the
     // default stream, which also orders the runs after the copy above.
     cudaStream_t stream = nullptr;
     m.time = course::time_gpu([&](cudaStream_t s) { run(d_values, n, d_result, p, nullptr, s); },
-                              options.common.timing, stream,
+                              request.common.timing, stream,
                               [&](cudaStream_t s) { CUDA_CHECK(cudaMemsetAsync(d_result, 0xFF, sizeof(float), s)); });
 
     float got = 0;
@@ -96,7 +89,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaFree(d_values));
     CUDA_CHECK(cudaFree(d_result));
     // Check against the CPU's answer (exactly: a maximum involves no rounding), print, --output.
-    return max_reduction::report_gpu(m, values, got, options,
+    return max_reduction::report_gpu(m, values, got, request,
                                      std::to_string(p.blocks) + " blocks x " + std::to_string(p.threads) + " threads");
   });
 }

@@ -1,9 +1,10 @@
 // Lesson 02, max reduction: what every step of the lesson shares on the host side.
 //
 // Each step file (01_cpu_sequential.cpp, 03_gpu_global_atomics.cu, ...) defines one `Step`, named
-// kThisStep, describing how it finds the largest of n floats. The lesson's main (step_main.cpp) and
-// its tests take it from there: arguments, data, the CPU reference, timing, verification, report.
-// Step 03 has a main of its own, which shows that host side on one page with the pieces below.
+// kThisStep, describing how it finds the largest of n floats. The lesson's main (step_main.cpp) hands
+// it to the course's step skeleton with the `Lesson` below (arguments, data, the CPU reference, timing,
+// verification, report); the tests run it through run_gpu_once(). Step 03 runs its own host side on
+// one page, with the pieces below.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,9 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "course/cli.h"
 #include "course/device.h"
-#include "course/report.h"
+#include "course/step_program.h"
 
 namespace max_reduction {
 
@@ -53,31 +53,39 @@ struct Step {
 /// The step a program or test was built with (each step file defines it).
 extern const Step kThisStep;
 
-/// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
-int step_main(int argc, char** argv, const Step& step);
-
 /// What a step program was asked to do.
-struct Options {
-  std::string program;              ///< its name, for messages
-  std::size_t n = kDefaultCount;    ///< number of floats (when they are generated)
-  course::CommonOptions common;     ///< --seed, --reps, --input, --output, --format, ...
-  LaunchPlan requested;             ///< --threads and --blocks (0: the step's choice)
+struct Request : course::StepRequest {
+  std::size_t n = kDefaultCount;  ///< number of floats (when they are generated)
+  LaunchPlan requested;           ///< --threads and --blocks (0: the step's choice)
 };
 
-/// Parses the command line of a step program (the lesson's options and the course's common ones).
-/// Returns false when --help was printed; throws course::UsageError on bad input.
-bool parse_options(int argc, char** argv, const Step& step, Options& options);
+/// Lesson 02 as the course's step skeleton sees it (course/step_program.h): its options, its
+/// measurement, and one run of a step. Every step program is course::step_main<Lesson>.
+struct Lesson {
+  using Step = max_reduction::Step;
+  using Request = max_reduction::Request;
+  static constexpr const char* kNumber = "02";
+  static constexpr const char* kProblem = "max reduction";
+  static constexpr const char* kSummary = "Finds the largest of n floats drawn from (-1, 1).";
+  static constexpr int kCpuReps = 5, kGpuReps = 20, kCpuWarmup = 3;
+  static constexpr const char* kSetByInput[] = {"n"};
+  static bool every_core(const Step& step) { return step.all_cores; }
+  /// --n; --threads and --blocks for GPU steps.
+  static void declare(course::CommandLine& cli, const Step& step);
+  static void read(const course::CommandLine& cli, const Step& step, Request& request);
+  /// The step, the size, the bytes read (each element once) and the comparisons (one per element).
+  static course::Measurement describe(const Step& step, const Request& request);
+  /// Loads the input, times the step (its result poisoned before every run), checks and reports.
+  static int run(const Step& step, Request& request);
+};
 
 /// The input: the floats of --input, or n floats drawn uniformly from (-1, 1) with --seed.
-std::vector<float> load_input(const Options& options);
-
-/// The measurement's description (step, size, bytes read, operations), before it is timed.
-course::Measurement describe(const Step& step, std::size_t n);
+std::vector<float> load_input(const Request& request);
 
 /// Finishes a GPU step's measurement: checks `got` exactly against the largest of `values`, adds the
-/// GPU, the ceilings and `launch` (e.g. "160000 blocks x 256 threads"), prints the report and writes
-/// --output. Returns the program's exit code (0 only on PASS).
-int report_gpu(course::Measurement m, const std::vector<float>& values, float got, const Options& options,
+/// ceilings and `launch` (e.g. "160000 blocks x 256 threads"), prints the report and writes --output.
+/// Returns the program's exit code (0 only on PASS).
+int report_gpu(course::Measurement m, const std::vector<float>& values, float got, const Request& request,
                const std::string& launch);
 
 /// The reference answer: the largest value, found by the standard library.

@@ -15,7 +15,8 @@ std::string program_name(const char* argv0);
 /// Runs @p body and returns its exit code. Exceptions become one line on standard error and an exit
 /// code: UsageError -> kExitUsage, NoDeviceError -> kExitSkipped ("skipped: no CUDA device ..."),
 /// NotSupportedError -> kExitSkipped ("skipped: <what the GPU lacks>"),
-/// CudaError and anything else -> kExitRuntime. @p program prefixes every message.
+/// CudaError and anything else -> kExitRuntime. @p program (argv[0], or the program's name) prefixes
+/// every message, without its folder.
 int run_program(const char* program, const std::function<int()>& body);
 
 }  // namespace course
