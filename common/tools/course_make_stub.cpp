@@ -1,6 +1,8 @@
 // course_make_stub: an exercise's stub is its solution with the answers taken out. The solution file
 // is the one source; this tool writes the stub from it, or checks that the stub in the repository is
 // exactly what it would write (a test does, for every exercise, so the two cannot drift apart).
+// With --all ROOT it writes the stub of every solution of the course in ROOT that has answers marked
+// (solutions/NN-name/X.cu to exercises/NN-name/X.cu), naming each file it wrote: ./course make-stubs.
 //
 // In a solution file:
 //   // >>> solution          starts the lines that only the solution has (the answer to a TODO)
@@ -9,6 +11,8 @@
 //                            same indentation (a placeholder such as `return a;`, or a line of the
 //                            stub's header comment such as `// ... YOUR CODE GOES HERE.`)
 // Every other line is the same in both.
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -59,6 +63,32 @@ std::string stub_of(const std::string& solution, const std::string& name) {
   return out.str();
 }
 
+void write_stub(const std::string& stub, const std::string& path) {
+  std::ofstream out(path);
+  if (!(out << stub)) throw course::UsageError(path + ": cannot be written");
+}
+
+// Writes the stub of every solution under ROOT/solutions that has answers marked; says which.
+void write_every_stub(const std::string& root) {
+  namespace fs = std::filesystem;
+  const fs::path solutions = fs::path(root) / "solutions";
+  if (!fs::is_directory(solutions))
+    throw course::UsageError(root + " has no solutions/ folder: this is already a student's copy");
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& lesson : fs::directory_iterator(solutions))
+    if (lesson.is_directory())
+      for (const fs::directory_entry& file : fs::directory_iterator(lesson.path()))
+        if (file.path().extension() == ".cu") files.push_back(file.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    const std::string solution = course::read_text_file(file.string());
+    if (solution.find("// >>> solution") == std::string::npos) continue;  // nothing to take out
+    const std::string relative = (file.parent_path().filename() / file.filename()).string();
+    write_stub(stub_of(solution, file.string()), (fs::path(root) / "exercises" / relative).string());
+    std::cerr << "course_make_stub: wrote exercises/" << relative << "\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,7 +97,14 @@ int main(int argc, char** argv) {
     cli.add_text("solution", "", "the solution file (the one source)", "FILE");
     cli.add_text("stub", "", "the stub file to write or check", "FILE");
     cli.add_flag("check", "only check that the stub is what would be written (exit 1 if not)");
+    cli.add_text("all", "", "write every stub of the course in DIR from its solution", "DIR");
     if (!cli.parse(argc, argv)) return course::kExitPass;
+    if (cli.given("all")) {
+      if (cli.given("solution") || cli.given("stub") || cli.flag("check"))
+        throw course::UsageError("--all takes no --solution, --stub or --check");
+      write_every_stub(cli.text("all"));
+      return course::kExitPass;
+    }
     if (!cli.given("solution") || !cli.given("stub")) throw course::UsageError("--solution and --stub are required");
     const std::string solution = course::read_text_file(cli.text("solution"));
     if (solution.empty()) throw course::UsageError(cli.text("solution") + ": cannot be read");
@@ -82,8 +119,7 @@ int main(int argc, char** argv) {
                 << (line < want.size() ? want[line] : "<end of file>") << "'); run ./course make-stubs\n";
       return course::kExitFail;
     }
-    std::ofstream out(cli.text("stub"));
-    if (!(out << stub)) throw course::UsageError(cli.text("stub") + ": cannot be written");
+    write_stub(stub, cli.text("stub"));
     return course::kExitPass;
   });
 }
