@@ -194,16 +194,17 @@ endfunction()
 # Tests: "grading.<nn>.<name>.solution: ..." must pass; with COURSE_CHECK_STUBS,
 # "grading.<nn>.<name>.stub-must-fail: ..." passes only while the stub still fails its grading test.
 function(course_add_exercise)
-  cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;PROBLEM;BENCH" "LIBRARIES" ${ARGN})
+  cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;PROBLEM" "LIBRARIES" ${ARGN})
+  if(NOT E_PROBLEM)
+    message(FATAL_ERROR "course_add_exercise(${E_LESSON} ${E_NAME}): PROBLEM <class> is missing (see course/exercise.h)")
+  endif()
   file(GLOB lesson_dir RELATIVE ${PROJECT_SOURCE_DIR}/exercises ${PROJECT_SOURCE_DIR}/exercises/${E_LESSON}-*)
   set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
   set(exercise_file ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
-  # The benchmark is the harness's, for this exercise's problem (BENCH: a benchmark source of its own).
-  if(E_PROBLEM)
-    set(E_BENCH ${CMAKE_CURRENT_BINARY_DIR}/bench_${E_NAME}.cpp)
-    file(CONFIGURE OUTPUT ${E_BENCH} CONTENT
-         "// Written by course_add_exercise: the benchmark of exercise ${E_LESSON} ${E_NAME} (course/exercise.h).\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::exercise_bench_main<${E_PROBLEM}>(argc, argv); }\n")
-  endif()
+  # The benchmark is the harness's, for this exercise's problem.
+  set(E_BENCH ${CMAKE_CURRENT_BINARY_DIR}/bench_${E_NAME}.cpp)
+  file(CONFIGURE OUTPUT ${E_BENCH} CONTENT
+       "// Written by course_add_exercise: the benchmark of exercise ${E_LESSON} ${E_NAME} (course/exercise.h).\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::exercise_bench_main<${E_PROBLEM}>(argc, argv); }\n")
   # Grading a class (./course grade-class): each student's file is built against the grading test and
   # benchmark, compiled once for all; nothing of the stub or the solution is built.
   if(COURSE_SUBMISSIONS AND COURSE_SUBMISSION_EXERCISE STREQUAL "${E_LESSON}_${E_NAME}")

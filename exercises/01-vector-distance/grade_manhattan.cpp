@@ -10,14 +10,14 @@
 #include "exercise_support.h"
 #include "manhattan.h"
 
+using exercise01::ManhattanExercise;
+
 namespace {
 void require_manhattan(const exercise01::Problem<float>& p) {
-  const std::vector<float> got = exercise01::run_manhattan(p, exercise01::manhattan_distances);
-  // The lesson's direct-form tolerance: a sum of N non-negative terms, each rounded once or twice.
-  const course::Verdict v =
-      distance::check(p, got, exercise01::manhattan_reference(p), distance::Form::Direct);
-  INFO("A " << p.m << " x " << p.n << ", B " << p.k << " x " << p.n << ": " << v.describe(p.k));
-  REQUIRE(v.pass);
+  // Within the lesson's direct-form tolerance (ManhattanExercise::check).
+  const course::CheckResult result = ManhattanExercise::check(p, course::run_once<ManhattanExercise>(p));
+  INFO("A " << p.m << " x " << p.n << ", B " << p.k << " x " << p.n << ": " << result.detail);
+  REQUIRE(result.pass);
 }
 }  // namespace
 

@@ -10,11 +10,12 @@
 #include "exercise_support.h"
 #include "nearest_neighbour.h"
 
+using exercise01::NearestNeighbourExercise;
+
 namespace {
 void require_nearest(const exercise01::Problem<std::int32_t>& p) {
-  const exercise01::Nearest got = exercise01::run_nearest(
-      p, exercise01::nearest_neighbour_scratch_bytes(p.m, p.k), exercise01::nearest_neighbours);
-  const std::string wrong = exercise01::compare_nearest(got, exercise01::nearest_reference(p));
+  const exercise01::Nearest got = course::run_once<NearestNeighbourExercise>(p);
+  const std::string wrong = NearestNeighbourExercise::compare(got, NearestNeighbourExercise::reference(p));
   INFO("A " << p.m << " x " << p.n << ", B " << p.k << " x " << p.n << ": " << wrong);
   REQUIRE(wrong.empty());
 }

@@ -1,62 +1,108 @@
-// Lesson 03 exercises: the plumbing the grading tests and benchmarks share. You do not need to read or
-// change this file to do the exercises.
+// Lesson 03 exercises: their problems as the course's exercise harness sees them (course/exercise.h),
+// for the grading tests and the benchmarks. You do not need to read or change this file to do the
+// exercises.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <iostream>
 #include <string>
 #include <vector>
 
+#include "compact.h"
 #include "course/buffers.h"
-#include "course/cli.h"
-#include "course/device.h"
-#include "course/errors.h"
-#include "course/program.h"
-#include "course/report.h"
-#include "course/timing.h"
-#include "course/verify.h"
+#include "course/data.h"
+#include "course/exercise.h"
+#include "segment_sums.h"
 #include "segmented_scan.h"
 
 namespace exercise03 {
 
-/// The kept elements (those greater than zero), in order: what compact_positive() must produce.
-inline std::vector<float> reference_compaction(const std::vector<float>& values) {
-  std::vector<float> kept;
-  for (float x : values)
-    if (x > 0.0f) kept.push_back(x);
-  return kept;
-}
+/// What both exercises share: n elements (60,000,000 in the benchmark), each read once; the rate is
+/// the bytes the problem must move.
+struct OverElements {
+  static constexpr const char* kLesson = "03";
+  static constexpr int kReps = 20;
+  static void declare(course::CommandLine& cli) {
+    cli.add_size("n", segscan::kDefaultCount, "elements", 1, 2147483647ull);
+  }
+};
 
-/// What compact_positive() produced on the GPU (kept poisoned first): the count and the kept elements.
+/// What compact_positive() produced on the GPU: the count and the kept elements.
 struct Compaction {
   unsigned long long count = 0;
   std::vector<float> kept;  ///< the first min(count, n) elements of the output
 };
 
-/// Runs @p compact once on @p values.
-inline Compaction run_compaction(
-    const std::vector<float>& values, std::size_t scratch_bytes,
-    const std::function<void(const float*, std::size_t, float*, unsigned long long*, void*, cudaStream_t)>& compact) {
-  const std::size_t n = values.size();
-  course::DeviceBuffer<float> in(n, "values"), out(n, "kept");
-  course::DeviceBuffer<unsigned long long> count(1, "count");
-  course::DeviceBuffer<unsigned char> scratch(scratch_bytes, "scratch");
-  in.upload(values);
-  out.poison();
-  count.poison();
-  compact(in.data(), n, out.data(), count.data(), scratch.data(), nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  Compaction c;
-  c.count = count.to_host()[0];
-  c.kept = out.to_host();
-  c.kept.resize(static_cast<std::size_t>(std::min<unsigned long long>(c.count, n)));
-  return c;
-}
+/// Exercise 03-A: stream compaction, the elements greater than zero in their order.
+struct CompactExercise : OverElements {
+  static constexpr const char* kTitle = "keep the positive values";
+  using Input = std::vector<float>;
+  using Output = Compaction;
+
+  /// The benchmark's values: uniform in (-1, 1), so about half are kept.
+  static Input generate(const course::CommandLine& cli, std::uint64_t seed) {
+    return course::uniform_floats(cli.size("n"), -1.0f, 1.0f, seed);
+  }
+  /// The kept elements (those greater than zero), in order: what compact_positive() must produce.
+  static std::vector<float> reference(const std::vector<float>& values) {
+    std::vector<float> kept;
+    for (float x : values)
+      if (x > 0.0f) kept.push_back(x);
+    return kept;
+  }
+  /// The values read, the kept ones written.
+  static void count(const Input& values, course::Measurement& m) {
+    const auto kept = std::count_if(values.begin(), values.end(), [](float x) { return x > 0.0f; });
+    m.size = "n=" + std::to_string(values.size());
+    m.bytes = static_cast<double>(values.size()) * sizeof(float) + static_cast<double>(kept) * sizeof(float);
+    m.rate_unit = "GB/s";
+  }
+  /// The count first (a wrong count is said as such), then every kept element exactly.
+  static course::CheckResult check(const Input& values, const Output& got) {
+    const std::vector<float> expected = reference(values);
+    if (got.count != expected.size())
+      return {false, "FAIL: count " + std::to_string(got.count) + ", expected " + std::to_string(expected.size())};
+    return course::checked(course::compare_exact(got.kept.data(), expected.data(), expected.size()));
+  }
+
+  /// The values, the output (room for n), the count and the scratch in device memory; run() calls
+  /// compact_positive.
+  class OnDevice {
+   public:
+    explicit OnDevice(const Input& values)
+        : n_(values.size()),
+          in_(n_, "values"),
+          out_(n_, "kept"),
+          count_(1, "count"),
+          scratch_(compact_positive_scratch_bytes(n_), "scratch") {
+      in_.upload(values);
+    }
+    void poison(cudaStream_t stream) {
+      out_.poison(stream);
+      count_.poison(stream);
+    }
+    void run(cudaStream_t stream) {
+      compact_positive(in_.data(), n_, out_.data(), count_.data(), scratch_.data(), stream);
+    }
+    Output result() const {
+      Compaction c;
+      c.count = count_.to_host()[0];
+      c.kept = out_.to_host();
+      c.kept.resize(static_cast<std::size_t>(std::min<unsigned long long>(c.count, n_)));
+      return c;
+    }
+
+   private:
+    std::size_t n_;
+    course::DeviceBuffer<float> in_, out_;
+    course::DeviceBuffer<unsigned long long> count_;
+    course::DeviceBuffer<unsigned char> scratch_;
+  };
+};
 
 /// The segments' sums in long double, and the tolerance for a float sum of each: 4 u sqrt(k) A, with
 /// k the segment's length, A the sum of its |values| and u = 2^-24 (lesson 03's rule for float sums).
@@ -64,108 +110,102 @@ struct SegmentSums {
   std::vector<double> expected, allowed;
 };
 
-inline SegmentSums reference_segment_sums(const segscan::Problem<float>& p) {
-  SegmentSums s;
-  long double sum = 0, magnitude = 0;
-  std::size_t length = 0;
-  auto close = [&] {
-    s.expected.push_back(static_cast<double>(sum));
-    s.allowed.push_back(static_cast<double>(4 * std::ldexp(1.0L, -24) * std::sqrt(static_cast<long double>(length)) * magnitude));
+/// Exercise 03-B: one sum per segment, segments given by head flags.
+struct SegmentSumsExercise : OverElements {
+  static constexpr const char* kTitle = "one sum per segment";
+  using Input = segscan::Problem<float>;
+  using Output = std::vector<float>;  ///< one sum per segment
+
+  /// The benchmark's problem: segments of random lengths.
+  static Input generate(const course::CommandLine& cli, std::uint64_t seed) {
+    return segscan::make_problem<float>(cli.size("n"), segscan::Operator::Sum, segscan::Pattern::Random, seed);
+  }
+  /// The number of segments: one per head flag.
+  static std::size_t segments(const Input& p) {
+    std::size_t heads = 0;
+    for (std::uint8_t f : p.flags) heads += f;
+    return heads;
+  }
+  /// The bytes the problem needs: values and flags read, one float per segment written.
+  static void count(const Input& p, course::Measurement& m) {
+    const std::size_t n = p.values.size();
+    m.size = "n=" + std::to_string(n);
+    m.bytes = static_cast<double>(n) * (sizeof(float) + 1) + static_cast<double>(segments(p)) * sizeof(float);
+    m.rate_unit = "GB/s";
+  }
+  static SegmentSums reference(const Input& p) {
+    SegmentSums s;
+    long double sum = 0, magnitude = 0;
+    std::size_t length = 0;
+    auto close = [&] {
+      s.expected.push_back(static_cast<double>(sum));
+      s.allowed.push_back(
+          static_cast<double>(4 * std::ldexp(1.0L, -24) * std::sqrt(static_cast<long double>(length)) * magnitude));
+    };
+    for (std::size_t i = 0; i < p.values.size(); ++i) {
+      if (i > 0 && p.flags[i]) {
+        close();
+        sum = magnitude = 0;
+        length = 0;
+      }
+      sum += p.values[i];
+      magnitude += std::fabs(static_cast<long double>(p.values[i]));
+      ++length;
+    }
+    if (!p.values.empty()) close();
+    return s;
+  }
+  /// Compares sums with the reference, each within its own tolerance; reports the worst.
+  static course::Verdict compare(const std::vector<float>& got, const SegmentSums& want) {
+    course::Verdict v;
+    v.checked = want.expected.size();
+    double worst = -1;
+    for (std::size_t s = 0; s < want.expected.size(); ++s) {
+      const double error = std::fabs(static_cast<double>(got[s]) - want.expected[s]);
+      const bool bad = !(error <= want.allowed[s]);
+      if (bad) ++v.mismatches;
+      const double ratio =
+          std::isnan(error) ? INFINITY : want.allowed[s] > 0 ? error / want.allowed[s] : (error > 0 ? INFINITY : 0);
+      if (ratio > worst) {
+        worst = ratio;
+        v.worst_index = s;
+        v.got = got[s];
+        v.expected = want.expected[s];
+        v.error = std::isnan(error) ? INFINITY : error;
+        v.allowed = want.allowed[s];
+      }
+    }
+    v.pass = v.mismatches == 0;
+    return v;
+  }
+  static course::CheckResult check(const Input& p, const Output& got) {
+    return course::checked(compare(got, reference(p)));
+  }
+
+  /// The values, the flags, the sums and the scratch in device memory; run() calls segment_sums.
+  class OnDevice {
+   public:
+    explicit OnDevice(const Input& p)
+        : n_(p.values.size()),
+          values_(n_, "values"),
+          sums_(segments(p), "sums"),
+          flags_(n_, "flags"),
+          scratch_(segment_sums_scratch_bytes(n_), "scratch") {
+      values_.upload(p.values);
+      flags_.upload(p.flags);
+    }
+    void poison(cudaStream_t stream) { sums_.poison(stream); }
+    void run(cudaStream_t stream) {
+      segment_sums(values_.data(), flags_.data(), n_, sums_.data(), scratch_.data(), stream);
+    }
+    Output result() const { return sums_.to_host(); }
+
+   private:
+    std::size_t n_;
+    course::DeviceBuffer<float> values_, sums_;
+    course::DeviceBuffer<std::uint8_t> flags_;
+    course::DeviceBuffer<unsigned char> scratch_;
   };
-  for (std::size_t i = 0; i < p.values.size(); ++i) {
-    if (i > 0 && p.flags[i]) {
-      close();
-      sum = magnitude = 0;
-      length = 0;
-    }
-    sum += p.values[i];
-    magnitude += std::fabs(static_cast<long double>(p.values[i]));
-    ++length;
-  }
-  if (!p.values.empty()) close();
-  return s;
-}
-
-/// Compares sums with the reference, each within its own tolerance; reports the worst.
-inline course::Verdict compare_segment_sums(const std::vector<float>& got, const SegmentSums& want) {
-  course::Verdict v;
-  v.checked = want.expected.size();
-  double worst = -1;
-  for (std::size_t s = 0; s < want.expected.size(); ++s) {
-    const double error = std::fabs(static_cast<double>(got[s]) - want.expected[s]);
-    const bool bad = !(error <= want.allowed[s]);
-    if (bad) ++v.mismatches;
-    const double ratio = std::isnan(error) ? INFINITY : want.allowed[s] > 0 ? error / want.allowed[s] : (error > 0 ? INFINITY : 0);
-    if (ratio > worst) {
-      worst = ratio;
-      v.worst_index = s;
-      v.got = got[s];
-      v.expected = want.expected[s];
-      v.error = std::isnan(error) ? INFINITY : error;
-      v.allowed = want.allowed[s];
-    }
-  }
-  v.pass = v.mismatches == 0;
-  return v;
-}
-
-/// Runs @p sums_of once on @p p (the sums poisoned first) and returns one sum per segment.
-inline std::vector<float> run_segment_sums(
-    const segscan::Problem<float>& p, std::size_t scratch_bytes,
-    const std::function<void(const float*, const std::uint8_t*, std::size_t, float*, void*, cudaStream_t)>& sums_of) {
-  const std::size_t n = p.values.size();
-  std::size_t segments = 0;
-  for (std::uint8_t f : p.flags) segments += f;
-  course::DeviceBuffer<float> values(n, "values"), sums(segments, "sums");
-  course::DeviceBuffer<std::uint8_t> flags(n, "flags");
-  course::DeviceBuffer<unsigned char> scratch(scratch_bytes, "scratch");
-  values.upload(p.values);
-  flags.upload(p.flags);
-  sums.poison();
-  sums_of(values.data(), flags.data(), n, sums.data(), scratch.data(), nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  return sums.to_host();
-}
-
-/// The main of an exercise benchmark: times @p run on 60,000,000 elements (by default) after @p prepare
-/// has uploaded the input, and prints one course measurement so that `./course grade` can set the
-/// student's kernel beside the solution's. @p run enqueues one run; @p check says whether the last
-/// run's output is right (a verdict); @p bytes is what the run must move.
-struct Bench {
-  std::function<void(cudaStream_t)> run;
-  std::function<void(cudaStream_t)> poison;
-  std::function<course::Verdict()> check;
-  double bytes = 0;
 };
-inline int bench_main(int argc, char** argv, const char* title,
-                      const std::function<Bench(std::size_t n, std::uint64_t seed)>& prepare) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    course::CommandLine cli(program, std::string("Times the exercise: ") + title + ".");
-    cli.add_size("n", segscan::kDefaultCount, "elements", 1, 2147483647ull);
-    cli.add_common_options(20);
-    if (!cli.parse(argc, argv)) return course::kExitPass;
-    const course::CommonOptions common = cli.common();
-    course::require_cuda_device();
-    const std::size_t n = cli.size("n");
-    Bench bench = prepare(n, common.seed);
-    course::Stream stream;
-    course::Measurement r;
-    r.lesson = "03";
-    r.step = program.rfind("solution", 0) == 0 ? "solution" : "yours";
-    r.title = title;
-    r.kind = "gpu";
-    r.size = "n=" + std::to_string(n);
-    r.bytes = bench.bytes;
-    r.rate_unit = "GB/s";
-    r.time = course::time_gpu(bench.run, common.timing, stream.get(), bench.poison);
-    const course::Verdict v = bench.check();
-    r.device = course::query_device().name;
-    r.verdict = v.pass ? "PASS" : "FAIL";
-    r.detail = v.describe();
-    course::print_measurement(std::cout, r, common.format);
-    return v.pass ? course::kExitPass : course::kExitFail;
-  });
-}
 
 }  // namespace exercise03

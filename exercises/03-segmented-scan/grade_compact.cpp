@@ -12,11 +12,12 @@
 #include "course/test_sizes.h"
 #include "exercise_support.h"
 
+using exercise03::CompactExercise;
+
 namespace {
 void require_compaction(const std::vector<float>& values, const char* what) {
-  const std::vector<float> expected = exercise03::reference_compaction(values);
-  const exercise03::Compaction got = exercise03::run_compaction(
-      values, exercise03::compact_positive_scratch_bytes(values.size()), exercise03::compact_positive);
+  const std::vector<float> expected = CompactExercise::reference(values);
+  const exercise03::Compaction got = course::run_once<CompactExercise>(values);
   INFO(what << ", n = " << values.size() << ": count " << got.count << ", expected " << expected.size());
   REQUIRE(got.count == expected.size());
   const course::Verdict v = course::compare_exact(got.kept.data(), expected.data(), expected.size());

@@ -11,14 +11,14 @@
 #include "exercise_support.h"
 #include "segment_sums.h"
 
+using exercise03::SegmentSumsExercise;
 using segscan::Pattern;
 
 namespace {
 void require_sums(const segscan::Problem<float>& p, const char* what) {
-  const exercise03::SegmentSums expected = exercise03::reference_segment_sums(p);
-  const std::vector<float> got = exercise03::run_segment_sums(
-      p, exercise03::segment_sums_scratch_bytes(p.values.size()), exercise03::segment_sums);
-  const course::Verdict v = exercise03::compare_segment_sums(got, expected);
+  const exercise03::SegmentSums expected = SegmentSumsExercise::reference(p);
+  const std::vector<float> got = course::run_once<SegmentSumsExercise>(p);
+  const course::Verdict v = SegmentSumsExercise::compare(got, expected);
   INFO(what << ", n = " << p.values.size() << ", " << expected.expected.size() << " segments: " << v.describe());
   REQUIRE(v.pass);
 }

@@ -1,24 +1,20 @@
-// Lesson 04 exercises: the plumbing the grading tests and benchmarks share. You do not need to read
-// or change this file to do the exercises.
+// Lesson 04 exercises: their problems as the course's exercise harness sees them (course/exercise.h),
+// for the grading tests and the benchmarks. You do not need to read or change this file to do the
+// exercises.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <iostream>
 #include <string>
 #include <vector>
 
+#include "closure.h"
 #include "course/buffers.h"
-#include "course/cli.h"
-#include "course/device.h"
-#include "course/errors.h"
-#include "course/program.h"
-#include "course/report.h"
-#include "course/timing.h"
-#include "course/verify.h"
+#include "course/exercise.h"
 #include "floyd_warshall.h"
+#include "next_hop.h"
 
 namespace exercise04 {
 
@@ -31,47 +27,130 @@ inline std::vector<std::int32_t> graph_for(std::size_t n, std::uint64_t seed, in
   return floyd_warshall::make_graph(o);
 }
 
-/// What a benchmark times: `run` enqueues the exercise, `poison` spoils its outputs before each run,
-/// `check` compares the last run's outputs with the reference.
-struct Benchmark {
-  std::function<void(cudaStream_t)> run;
-  std::function<void(cudaStream_t)> poison;
-  std::function<course::Verdict()> check;
+/// An n x n matrix of a graph's vertices, row-major: entry i * n + j is about the pair i -> j.
+template <class T>
+struct Matrix {
+  std::vector<T> entries;
+  std::size_t n = 0;
 };
 
-/// The main of an exercise benchmark: makes the graph, lets `prepare` allocate and upload, times the
-/// runs and prints a course measurement (n^3 operations), so that `./course grade` can set the
-/// student's kernel beside the solution's.
-inline int bench_main(int argc, char** argv, const char* title,
-                      const std::function<Benchmark(const std::vector<std::int32_t>& graph, std::size_t n)>& prepare) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    course::CommandLine cli(program, std::string("Times the exercise: ") + title + ".");
+/// What both exercises share: a problem over every pair of n vertices (2048 in the benchmark), whose
+/// work is n^3 steps of the Floyd-Warshall scheme. A failure names the worst pair as [from][to].
+template <class Entry>
+struct AllPairs {
+  static constexpr const char* kLesson = "04";
+  static constexpr int kReps = 5;
+  using Input = Matrix<Entry>;
+  static void declare(course::CommandLine& cli) {
     cli.add_size("n", floyd_warshall::kDefaultVertices, "number of vertices", 1, 46340);
-    cli.add_common_options(5);
-    if (!cli.parse(argc, argv)) return course::kExitPass;
-    const course::CommonOptions common = cli.common();
-    course::require_cuda_device();
-    const std::size_t n = cli.size("n");
-    const std::vector<std::int32_t> graph = graph_for(n, common.seed);
-    Benchmark b = prepare(graph, n);
-    course::Stream stream;
-    course::Measurement m;
-    m.lesson = "04";
-    m.step = program.rfind("solution", 0) == 0 ? "solution" : "yours";
-    m.title = title;
-    m.kind = "gpu";
-    m.size = "n=" + std::to_string(n);
-    m.operations = static_cast<double>(n) * n * n;
+  }
+  static void count(const Input& in, course::Measurement& m) {
+    m.size = "n=" + std::to_string(in.n);
+    m.operations = static_cast<double>(in.n) * in.n * in.n;
     m.rate_unit = "Gop/s";
-    m.time = course::time_gpu(b.run, common.timing, stream.get(), b.poison);
-    const course::Verdict v = b.check();
-    m.device = course::query_device().name;
-    m.verdict = v.pass ? "PASS" : "FAIL";
-    m.detail = v.describe(n);
-    course::print_measurement(std::cout, m, common.format);
-    return v.pass ? course::kExitPass : course::kExitFail;
-  });
-}
+  }
+};
+
+/// The distances and the next hops of every pair: the answer of exercise 04-A.
+struct PathsFound {
+  std::vector<std::int32_t> dist, next;
+};
+
+/// Exercise 04-A: shortest distances of a weighted graph and, for every pair, the next vertex on a
+/// shortest path.
+struct NextHopExercise : AllPairs<std::int32_t> {
+  static constexpr const char* kTitle = "distances with next hops";
+  using Output = PathsFound;
+
+  static Input generate(const course::CommandLine& cli, std::uint64_t seed) {
+    const std::size_t n = cli.size("n");
+    return {graph_for(n, seed), n};
+  }
+  /// The shortest distances (lesson 04's reference).
+  static std::vector<std::int32_t> reference(const Input& graph) {
+    return floyd_warshall::reference_distances(graph.entries, graph.n);
+  }
+  /// The benchmark checks the distances; the grading test walks the paths as well.
+  static course::CheckResult check(const Input& graph, const Output& got) {
+    const std::vector<std::int32_t> expected = reference(graph);
+    return course::checked(course::compare_exact(got.dist.data(), expected.data(), graph.n * graph.n), graph.n);
+  }
+
+  /// The graph, the distances and the next hops in device memory; run() calls
+  /// shortest_paths_with_next_hops.
+  class OnDevice {
+   public:
+    explicit OnDevice(const Input& graph)
+        : n_(graph.n), graph_(n_ * n_, "graph"), dist_(n_ * n_, "distances"), next_(n_ * n_, "next hops") {
+      graph_.upload(graph.entries);
+    }
+    void poison(cudaStream_t stream) {
+      dist_.poison(stream);
+      next_.poison(stream);
+    }
+    void run(cudaStream_t stream) {
+      shortest_paths_with_next_hops(graph_.data(), dist_.data(), next_.data(), n_, stream);
+    }
+    Output result() const { return PathsFound{dist_.to_host(), next_.to_host()}; }
+
+   private:
+    std::size_t n_;
+    course::DeviceBuffer<std::int32_t> graph_, dist_, next_;
+  };
+};
+
+/// Exercise 04-B: transitive closure, which vertices reach which.
+struct ClosureExercise : AllPairs<std::uint8_t> {
+  static constexpr const char* kTitle = "transitive closure";
+  using Output = std::vector<std::uint8_t>;  ///< reach, n x n
+
+  /// 1 where the weighted graph has an edge i -> j (i != j), 0 elsewhere.
+  static std::vector<std::uint8_t> adjacency_of(const std::vector<std::int32_t>& graph, std::size_t n) {
+    std::vector<std::uint8_t> a(n * n, 0);
+    for (std::size_t e = 0; e < n * n; ++e) a[e] = e / n != e % n && graph[e] != floyd_warshall::kNoEdge;
+    return a;
+  }
+  /// The benchmark's adjacency: the edges of a seeded lesson 04 graph.
+  static Input generate(const course::CommandLine& cli, std::uint64_t seed) {
+    const std::size_t n = cli.size("n");
+    return {adjacency_of(graph_for(n, seed), n), n};
+  }
+  /// The reference: j is reachable from i exactly when the shortest distance with unit weights is finite.
+  static Output reference(const Input& adjacency) {
+    const std::size_t n = adjacency.n;
+    std::vector<std::int32_t> unit(n * n);
+    for (std::size_t e = 0; e < n * n; ++e)
+      unit[e] = e / n == e % n ? 0 : (adjacency.entries[e] ? 1 : floyd_warshall::kNoEdge);
+    const std::vector<std::int32_t> dist = floyd_warshall::reference_distances(unit, n);
+    Output reach(n * n);
+    for (std::size_t e = 0; e < n * n; ++e) reach[e] = dist[e] != floyd_warshall::kNoEdge;
+    return reach;
+  }
+  static course::CheckResult check(const Input& adjacency, const Output& got) {
+    const Output expected = reference(adjacency);
+    return course::checked(course::compare_exact(got.data(), expected.data(), expected.size()), adjacency.n);
+  }
+
+  /// The adjacency, the reach and the student's scratch in device memory; run() calls
+  /// transitive_closure.
+  class OnDevice {
+   public:
+    explicit OnDevice(const Input& adjacency)
+        : n_(adjacency.n),
+          adjacency_(n_ * n_, "adjacency"),
+          reach_(n_ * n_, "reach"),
+          scratch_(closure_scratch_bytes(n_), "scratch") {
+      adjacency_.upload(adjacency.entries);
+    }
+    void poison(cudaStream_t stream) { reach_.poison(stream); }
+    void run(cudaStream_t stream) { transitive_closure(adjacency_.data(), reach_.data(), n_, scratch_.data(), stream); }
+    Output result() const { return reach_.to_host(); }
+
+   private:
+    std::size_t n_;
+    course::DeviceBuffer<std::uint8_t> adjacency_, reach_;
+    course::DeviceBuffer<unsigned char> scratch_;
+  };
+};
 
 }  // namespace exercise04

@@ -8,39 +8,22 @@
 #include <vector>
 
 #include "closure.h"
-#include "course/buffers.h"
 #include "exercise_support.h"
 
-using floyd_warshall::kNoEdge;
+using exercise04::ClosureExercise;
 
 namespace {
 
-// 1 where the weighted graph has an edge i -> j (i != j), 0 elsewhere.
-std::vector<std::uint8_t> adjacency_of(const std::vector<std::int32_t>& graph, std::size_t n) {
-  std::vector<std::uint8_t> a(n * n, 0);
-  for (std::size_t e = 0; e < n * n; ++e) a[e] = e / n != e % n && graph[e] != kNoEdge;
-  return a;
-}
-
 void require_closure(const std::vector<std::uint8_t>& adjacency, std::size_t n) {
-  // The reference: j is reachable from i exactly when the shortest distance with unit weights is finite.
-  std::vector<std::int32_t> unit(n * n, kNoEdge);
-  for (std::size_t e = 0; e < n * n; ++e) unit[e] = e / n == e % n ? 0 : (adjacency[e] ? 1 : kNoEdge);
-  const std::vector<std::int32_t> dist = floyd_warshall::reference_distances(unit, n);
-
-  course::DeviceBuffer<std::uint8_t> d_adjacency(n * n), d_reach(n * n);
-  course::DeviceBuffer<unsigned char> scratch(exercise04::closure_scratch_bytes(n));
-  d_adjacency.upload(adjacency);
-  d_reach.poison();
-  exercise04::transitive_closure(d_adjacency.data(), d_reach.data(), n, scratch.data(), nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<std::uint8_t> reach = d_reach.to_host();
+  const ClosureExercise::Input input{adjacency, n};
+  const std::vector<std::uint8_t> expected = ClosureExercise::reference(input);
+  const std::vector<std::uint8_t> reach = course::run_once<ClosureExercise>(input);
 
   std::size_t wrong = 0, first = 0;
   for (std::size_t e = 0; e < n * n; ++e)
-    if (reach[e] != (dist[e] != kNoEdge ? 1 : 0) && wrong++ == 0) first = e;
+    if (reach[e] != expected[e] && wrong++ == 0) first = e;
   INFO("n = " << n << ": " << wrong << " wrong entries; first at [" << first / n << "][" << first % n << "]: got "
-              << int(reach[first]) << ", expected " << (dist[first] != kNoEdge ? 1 : 0));
+              << int(reach[first]) << ", expected " << int(expected[first]));
   REQUIRE(wrong == 0);
 }
 
@@ -48,11 +31,12 @@ void require_closure(const std::vector<std::uint8_t>& adjacency, std::size_t n) 
 
 TEST_CASE("closure: awkward sizes and several seeds") {
   for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), std::size_t(1000)})
-    for (std::uint64_t seed : {1, 2}) require_closure(adjacency_of(exercise04::graph_for(n, seed), n), n);
+    for (std::uint64_t seed : {1, 2})
+      require_closure(ClosureExercise::adjacency_of(exercise04::graph_for(n, seed), n), n);
 }
 
 TEST_CASE("closure: the default size") {
-  require_closure(adjacency_of(exercise04::graph_for(2048, 3), 2048), 2048);
+  require_closure(ClosureExercise::adjacency_of(exercise04::graph_for(2048, 3), 2048), 2048);
 }
 
 TEST_CASE("closure: no edges, so every vertex reaches only itself") {
@@ -66,7 +50,7 @@ TEST_CASE("closure: complete graphs and graphs in unconnected parts") {
     for (std::size_t v = 0; v < n; ++v) complete[v * n + v] = 0;
     require_closure(complete, n);
   }
-  require_closure(adjacency_of(exercise04::graph_for(300, 6, 10), 300), 300);
+  require_closure(ClosureExercise::adjacency_of(exercise04::graph_for(300, 6, 10), 300), 300);
 }
 
 TEST_CASE("closure: one long chain reaches everything after it") {

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "course/buffers.h"
 #include "course/data.h"
 #include "exercise_support.h"
 #include "next_hop.h"
 
 using exercise04::kNoVertex;
+using exercise04::NextHopExercise;
 using floyd_warshall::kNoEdge;
 
 namespace {
@@ -21,14 +21,11 @@ namespace {
 // Runs the exercise on the GPU (outputs poisoned first), then checks the distances against the
 // lesson's reference and the paths of `pairs` pairs (all of them when there are fewer).
 void require_paths(const std::vector<std::int32_t>& graph, std::size_t n, std::size_t pairs = 3000) {
-  course::DeviceBuffer<std::int32_t> d_graph(n * n), d_dist(n * n), d_next(n * n);
-  d_graph.upload(graph);
-  d_dist.poison();
-  d_next.poison();
-  exercise04::shortest_paths_with_next_hops(d_graph.data(), d_dist.data(), d_next.data(), n, nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<std::int32_t> dist = d_dist.to_host(), next = d_next.to_host();
-  const std::vector<std::int32_t> expected = floyd_warshall::reference_distances(graph, n);
+  const NextHopExercise::Input input{graph, n};
+  const exercise04::PathsFound got = course::run_once<NextHopExercise>(input);
+  const std::vector<std::int32_t>& dist = got.dist;
+  const std::vector<std::int32_t>& next = got.next;
+  const std::vector<std::int32_t> expected = NextHopExercise::reference(input);
 
   std::size_t wrong = 0, first = 0;
   for (std::size_t e = 0; e < n * n; ++e)
@@ -64,7 +61,6 @@ void require_paths(const std::vector<std::int32_t>& graph, std::size_t n, std::s
     REQUIRE(length == expected[e]);
   }
 }
-
 
 }  // namespace
 

@@ -10,16 +10,14 @@
 #include "exercise_support.h"
 #include "times_vector_2d.h"
 
-namespace {
-void product(const float* a, const float* x, float* y, std::size_t rows, std::size_t columns, void*, cudaStream_t s) {
-  exercise05::times_vector_2d(a, x, y, rows, columns, s);
-}
+using exercise05::TimesVector2dExercise;
 
+namespace {
 void require_product(std::size_t rows, std::size_t columns, std::uint64_t seed) {
-  const matvec::Problem p = exercise05::problem_for(rows, columns, columns, seed);
-  const course::Verdict v = exercise05::run_and_check(p, false, 0, product);
-  INFO("A " << rows << " x " << columns << ", seed " << seed << ": " << v.describe());
-  REQUIRE(v.pass);
+  const matvec::Problem p = TimesVector2dExercise::problem(rows, columns, seed);
+  const course::CheckResult result = TimesVector2dExercise::check(p, course::run_once<TimesVector2dExercise>(p));
+  INFO("A " << rows << " x " << columns << ", seed " << seed << ": " << result.detail);
+  REQUIRE(result.pass);
 }
 }  // namespace
 

@@ -10,13 +10,15 @@
 #include "exercise_support.h"
 #include "transpose_times_vector.h"
 
+using exercise05::TransposeTimesVectorExercise;
+
 namespace {
 void require_product(std::size_t rows, std::size_t columns, std::uint64_t seed) {
-  const matvec::Problem p = exercise05::problem_for(rows, columns, rows, seed);
-  const course::Verdict v = exercise05::run_and_check(
-      p, true, exercise05::transpose_times_vector_scratch_bytes(rows, columns), exercise05::transpose_times_vector);
-  INFO("A " << rows << " x " << columns << ", seed " << seed << ": " << v.describe());
-  REQUIRE(v.pass);
+  const matvec::Problem p = TransposeTimesVectorExercise::problem(rows, columns, seed);
+  const course::CheckResult result =
+      TransposeTimesVectorExercise::check(p, course::run_once<TransposeTimesVectorExercise>(p));
+  INFO("A " << rows << " x " << columns << ", seed " << seed << ": " << result.detail);
+  REQUIRE(result.pass);
 }
 }  // namespace
 
