@@ -6,6 +6,24 @@
 set(COURSE_MANIFEST_LINES "" CACHE INTERNAL "")
 set_property(GLOBAL PROPERTY COURSE_MANIFEST "")
 
+# course_add_numbered_folders()
+# Adds every folder NN-name of the current source folder that has a CMakeLists.txt, in order of NN,
+# leaving out the lessons that COURSE_LESSONS does not name (lessons/ and exercises/ share this
+# numbering: NN is the lesson).
+function(course_add_numbered_folders)
+  file(GLOB folders RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/[0-9][0-9]-*)
+  list(SORT folders)
+  foreach(folder IN LISTS folders)
+    string(SUBSTRING ${folder} 0 2 number)
+    if(COURSE_LESSONS AND NOT number IN_LIST COURSE_LESSONS)
+      continue()
+    endif()
+    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/CMakeLists.txt)
+      add_subdirectory(${folder})
+    endif()
+  endforeach()
+endfunction()
+
 # course_discover_tests(<target> PREFIX <text> LABELS <label>... [WILL_FAIL])
 # Registers every Catch2 test case of <target> as its own CTest test named "<PREFIX><case>", with the
 # labels given. Exit code 77 means "skipped" (a GPU test on a machine without a GPU). WILL_FAIL turns
