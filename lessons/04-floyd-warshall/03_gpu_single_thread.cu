@@ -8,10 +8,11 @@
 // step runs by default at n = 256 (512 times less work than n = 2048) and the table compares rates
 // (operations per second), not times.
 //
-// This file is also the lesson's one full page of host code: its own main reads the options, makes
-// the graph, allocates device memory, copies the graph over, launches (timed), copies the distances
-// back and checks them. The later steps leave that to the lesson's driver (floyd_warshall.cpp,
-// step_main.cpp), which does the same with owning buffers and a stream of its own.
+// This file is also the lesson's one full page of host code: once the course's step skeleton has read
+// the options, its main makes the graph, allocates device memory, copies the graph over, launches
+// (timed), copies the distances back and checks them. The later steps leave that to the lesson's
+// driver (floyd_warshall.cpp, step_main.cpp), which does the same with owning buffers and a stream of
+// its own.
 //
 // Launch: 1 block of 1 thread; --threads and --blocks are ignored.
 #include <cuda_runtime.h>
@@ -23,7 +24,6 @@
 #include "course/buffers.h"
 #include "course/check.h"
 #include "course/device.h"
-#include "course/program.h"
 #include "course/timing.h"
 #include "floyd_warshall.h"
 #include "floyd_warshall_device.cuh"
@@ -61,19 +61,12 @@ const floyd_warshall::Step floyd_warshall::kThisStep = {
     "03", "one GPU thread", "gpu", nullptr, plan, run, 256, 64};
 
 int main(int argc, char** argv) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    floyd_warshall::Options options;
-    if (!floyd_warshall::parse_options(argc, argv, floyd_warshall::kThisStep, options)) return course::kExitPass;
-    std::string why;
-    if (options.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program,
-                                    floyd_warshall::describe(floyd_warshall::kThisStep, options.graph.vertices), why,
-                                    options.common.format);
-    const floyd_warshall::Input in = floyd_warshall::load_input(options);  // --input, or a seeded graph
-    const std::size_t n = in.n, bytes = n * n * sizeof(std::int32_t);
-    course::Measurement m = floyd_warshall::describe(floyd_warshall::kThisStep, n);
-    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, options.common.format);
+  // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.
+  return course::step_main<floyd_warshall::Lesson>(argc, argv, floyd_warshall::kThisStep, [](floyd_warshall::Request& request) {
+    const floyd_warshall::Input in = floyd_warshall::load_input(request);  // --input, or a seeded graph
+    const std::size_t n = request.graph.vertices = in.n, bytes = n * n * sizeof(std::int32_t);
+    course::Measurement m = floyd_warshall::Lesson::describe(floyd_warshall::kThisStep, request);
+    course::require_cuda_device();
 
     // Device memory for the graph and the distances. Asking first turns a graph that cannot fit into
     // one clear line (exit code 2) rather than a failed cudaMalloc.
@@ -83,7 +76,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&d_dist, bytes));
     CUDA_CHECK(cudaMemcpy(d_graph, in.graph.data(), bytes, cudaMemcpyHostToDevice));
 
-    const LaunchPlan p = plan(n, course::query_device(), options.requested);
+    const LaunchPlan p = plan(n, course::query_device(), request.requested);
 
     // Warm-up runs, then --reps timed runs, each between two CUDA events; before each, every byte of
     // the distances is set to 0xFF (-1), so a distance the run forgot to write cannot pass. The timed
@@ -91,7 +84,7 @@ int main(int argc, char** argv) {
     // which also orders the runs after the copy above.
     cudaStream_t stream = nullptr;
     m.time = course::time_gpu([&](cudaStream_t s) { run(d_graph, d_dist, n, p, nullptr, s); },
-                              options.common.timing, stream,
+                              request.common.timing, stream,
                               [&](cudaStream_t s) { CUDA_CHECK(cudaMemsetAsync(d_dist, 0xFF, bytes, s)); });
 
     std::vector<std::int32_t> dist(n * n);
@@ -100,6 +93,6 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaFree(d_dist));
     // Check exactly (the distances are integers) against the CPU's, or rows by Dijkstra as --check says;
     // print, --output.
-    return floyd_warshall::report_gpu(m, in, dist, options);
+    return floyd_warshall::report_gpu(m, in, dist, request);
   });
 }

@@ -1,21 +1,18 @@
-// Lesson 04, Floyd-Warshall: the plumbing every step program shares. It parses the command line, makes
-// or reads the graph, computes the reference, runs the step (timed, with the output poisoned before
-// every run), checks the distances exactly (they are integers) and prints the report.
+// Lesson 04, Floyd-Warshall: what the lesson's step programs share. The course's step skeleton
+// (course/step_program.h) parses the command line; the lesson makes or reads the graph, runs the step
+// (timed, with the output poisoned before every run), checks the distances exactly (they are integers)
+// and reports.
 #include "floyd_warshall.h"
 
 #include <algorithm>
-#include <iostream>
 #include <stdexcept>
 #include <string>
 
 #include "course/binary_file.h"
 #include "course/buffers.h"
-#include "course/cli.h"
+#include "course/check.h"
 #include "course/data.h"
 #include "course/errors.h"
-#include "course/program.h"
-#include "course/report.h"
-#include "course/timing.h"
 #include "course/verify.h"
 
 namespace floyd_warshall {
@@ -112,9 +109,80 @@ std::vector<std::int32_t> distances_from(const std::vector<std::int32_t>& g, std
   return dist;
 }
 
-namespace {
+void Lesson::declare(course::CommandLine& cli, const Step& step) {
+  cli.add_size("n", step.default_vertices, "number of vertices", 1, 46340);  // n^2 ints must index in 31 bits
+  cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
+  cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
+  cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
+  cli.add_text("check", "auto", "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
+                                "(full up to n = 4096)", "HOW");
+  if (course::runs_on_gpu(step)) {
+    cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
+    cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
+  }
+  if (step.takes_tile)
+    cli.add_integer("tile", 0, "vertices per round and side of a tile: 64 or 128 (0: the step's choice for n)",
+                    0, 1024);
+}
 
-bool is_gpu(const Step& step) { return step.run_gpu != nullptr; }
+void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
+  request.check = cli.text("check");
+  if (request.check != "auto" && request.check != "full" && request.check != "sample")
+    throw course::UsageError("--check: '" + request.check + "' is not one of full, sample, auto");
+  request.graph.vertices = cli.size("n");
+  request.graph.density = static_cast<double>(cli.integer("density")) / 1000.0;
+  request.graph.max_weight = static_cast<std::int32_t>(cli.integer("max-weight"));
+  request.graph.parts = static_cast<int>(cli.integer("parts"));
+  request.graph.seed = request.common.seed;
+  if (course::runs_on_gpu(step)) {
+    request.requested.threads = static_cast<int>(cli.integer("threads"));
+    request.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  if (step.takes_tile) {
+    request.requested.tile = static_cast<int>(cli.integer("tile"));
+    if (request.requested.tile != 0 && request.requested.tile != 64 && request.requested.tile != 128)
+      throw course::UsageError("--tile: '" + std::to_string(request.requested.tile) + "' is not one of 64, 128");
+  }
+}
+
+course::Measurement Lesson::describe(const Step& step, const Request& request) {
+  const std::size_t n = request.graph.vertices;
+  course::Measurement m;
+  m.lesson = kNumber;
+  m.step = step.number;
+  m.title = step.title;
+  m.kind = step.kind;
+  m.size = "n=" + std::to_string(n);
+  m.operations = static_cast<double>(n) * n * n;  // one add-min per (i, j, k)
+  m.operation = "add-min";
+  m.bytes = 2.0 * n * n * sizeof(std::int32_t);   // the least traffic: the matrix read once, written once
+  m.rate_unit = "Gop/s";
+  return m;
+}
+
+Input load_input(const Request& request) {
+  Input in;
+  const std::string& file = request.common.input;
+  if (!file.empty()) {
+    course::Array<std::int32_t> a = course::read_single_array<std::int32_t>(file);
+    if (a.rows != a.columns)
+      throw course::UsageError(file + ": an adjacency matrix must be square, this one is " + std::to_string(a.rows) +
+                               " x " + std::to_string(a.columns));
+    in.n = a.rows;
+    in.graph = std::move(a.values);
+    validate_graph(in.graph, in.n, file);
+    return in;
+  }
+  const GraphOptions& o = request.graph;
+  if (static_cast<double>(o.max_weight) * (o.vertices - 1) >= kNoEdge)
+    throw course::UsageError("--max-weight " + std::to_string(o.max_weight) + " is too large for " +
+                             std::to_string(o.vertices) + " vertices: a path could reach the no-edge value");
+  in.n = o.vertices;
+  in.graph = make_graph(o);
+  return in;
+}
+
+namespace {
 
 // Whether --check (`how`) compares every distance, or only sampled rows.
 bool checks_every_distance(std::size_t n, const std::string& how) {
@@ -146,140 +214,54 @@ course::Verdict check(const std::vector<std::int32_t>& graph, std::size_t n, con
   return overall;
 }
 
-// Checks the distances, prints the report and writes --output.
-int report(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Options& options) {
+// The verdict (as --check says), the report, and the distances to --output.
+int finish(const course::Measurement& m, const Input& in, const std::vector<std::int32_t>& dist,
+           const Request& request) {
   const std::size_t n = in.n;
-  const course::Verdict v = check(in.graph, n, dist, options.check);
-  m.verdict = v.pass ? "PASS" : "FAIL";
-  const bool sampled = !checks_every_distance(n, options.check);
-  m.detail = v.describe(n) + (sampled ? " [" + std::to_string(v.checked / n) + " rows checked by Dijkstra]" : "");
-  course::print_measurement(std::cout, m, options.common.format);
-  if (!options.common.output.empty()) {
-    course::BinaryWriter out(options.common.output);
+  const course::Verdict v = check(in.graph, n, dist, request.check);
+  const bool sampled = !checks_every_distance(n, request.check);
+  const std::string detail =
+      v.describe(n) + (sampled ? " [" + std::to_string(v.checked / n) + " rows checked by Dijkstra]" : "");
+  return course::finish_step(m, v.pass, detail, request, [&](const std::string& path) {
+    course::BinaryWriter out(path);
     out.write(dist.data(), n, n);
     out.close();
-  }
-  return v.pass ? course::kExitPass : course::kExitFail;
-}
-
-int run_cpu_step(const Step& step, const Input& in, const Options& options) {
-  const std::size_t n = in.n;
-  course::Measurement m = describe(step, n);
-  std::vector<std::int32_t> dist(n * n);
-  m.device = course::cpu_description(step.all_cores ? course::cpu_threads() : 1);
-  m.time = course::time_cpu([&] { step.run_cpu(in.graph.data(), dist.data(), n); }, options.common.timing,
-                            [&] { std::fill(dist.begin(), dist.end(), -1); });
-  return report(m, in, dist, options);
-}
-
-int run_gpu_step(const Step& step, const Input& in, const Options& options) {
-  const std::size_t n = in.n;
-  course::Measurement m = describe(step, n);
-  const LaunchPlan plan = step.plan(n, course::query_device(), options.requested);
-  course::DeviceBuffer<std::int32_t> d_graph(n * n, "graph");
-  course::DeviceBuffer<std::int32_t> d_dist(n * n, "distances");
-  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
-  d_graph.upload(in.graph);
-  course::Stream stream;
-  m.time = course::time_gpu(
-      [&](cudaStream_t s) { step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), s); },
-      options.common.timing, stream.get(), [&](cudaStream_t s) { d_dist.poison(s); });
-  std::vector<std::int32_t> dist(n * n);
-  d_dist.download(dist.data(), n * n);  // the last timed run's answer
-  return report_gpu(m, in, dist, options);
+  });
 }
 
 }  // namespace
 
-bool parse_options(int argc, char** argv, const Step& step, Options& options) {
-  options.program = course::program_name(argv[0]);
-  course::CommandLine cli(options.program, std::string("Lesson 04, step ") + step.number + ": Floyd-Warshall, " +
-                                               step.title + ". All-pairs shortest paths of a seeded random graph.");
-  cli.add_size("n", step.default_vertices, "number of vertices", 1, 46340);  // n^2 ints must index in 31 bits
-  cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
-  cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
-  cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
-  cli.add_text("check", "auto", "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
-                                "(full up to n = 4096)", "HOW");
-  cli.add_common_options(is_gpu(step) ? 10 : 2);
-  if (is_gpu(step)) {
-    cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
-    cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
-  }
-  if (step.takes_tile) cli.add_integer("tile", 0, "vertices per round and side of a tile: 64 or 128 (0: the step's choice for n)",
-                    0, 1024);
-  if (step.all_cores) cli.add_cpu_threads_option();
-  if (!cli.parse(argc, argv)) return false;
-  if (step.all_cores) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
-  options.check = cli.text("check");
-  if (options.check != "auto" && options.check != "full" && options.check != "sample")
-    throw course::UsageError("--check: '" + options.check + "' is not one of full, sample, auto");
-  options.common = cli.common();
-  if (!is_gpu(step) && !cli.given("warmup")) options.common.timing.warmup = 0;  // one long CPU run needs no warm-up
-  if (!options.common.input.empty())
-    for (const char* option : {"n", "density", "max-weight", "parts"})
-      if (cli.given(option))
-        throw course::UsageError(std::string("--") + option + " and --input cannot be combined (the file holds the graph)");
-  options.graph.vertices = cli.given("n") ? cli.size("n") : step.default_vertices;
-  options.graph.density = static_cast<double>(cli.integer("density")) / 1000.0;
-  options.graph.max_weight = static_cast<std::int32_t>(cli.integer("max-weight"));
-  options.graph.parts = static_cast<int>(cli.integer("parts"));
-  options.graph.seed = options.common.seed;
-  if (is_gpu(step)) {
-    options.requested.threads = static_cast<int>(cli.integer("threads"));
-    options.requested.blocks = static_cast<int>(cli.integer("blocks"));
-  }
-  if (step.takes_tile) {
-    options.requested.tile = static_cast<int>(cli.integer("tile"));
-    if (options.requested.tile != 0 && options.requested.tile != 64 && options.requested.tile != 128)
-      throw course::UsageError("--tile: '" + std::to_string(options.requested.tile) + "' is not one of 64, 128");
-  }
-  return true;
-}
-
-Input load_input(const Options& options) {
-  Input in;
-  const std::string& file = options.common.input;
-  if (!file.empty()) {
-    course::Array<std::int32_t> a = course::read_single_array<std::int32_t>(file);
-    if (a.rows != a.columns)
-      throw course::UsageError(file + ": an adjacency matrix must be square, this one is " + std::to_string(a.rows) +
-                               " x " + std::to_string(a.columns));
-    in.n = a.rows;
-    in.graph = std::move(a.values);
-    validate_graph(in.graph, in.n, file);
-    return in;
-  }
-  const GraphOptions& o = options.graph;
-  if (static_cast<double>(o.max_weight) * (o.vertices - 1) >= kNoEdge)
-    throw course::UsageError("--max-weight " + std::to_string(o.max_weight) + " is too large for " +
-                             std::to_string(o.vertices) + " vertices: a path could reach the no-edge value");
-  in.n = o.vertices;
-  in.graph = make_graph(o);
-  return in;
-}
-
-course::Measurement describe(const Step& step, std::size_t n) {
-  course::Measurement m;
-  m.lesson = "04";
-  m.step = step.number;
-  m.title = step.title;
-  m.kind = step.kind;
-  m.size = "n=" + std::to_string(n);
-  m.operations = static_cast<double>(n) * n * n;  // one add-min per (i, j, k)
-  m.operation = "add-min";
-  m.bytes = 2.0 * n * n * sizeof(std::int32_t);   // the least traffic: the matrix read once, written once
-  m.rate_unit = "Gop/s";
-  return m;
-}
-
-int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Options& options) {
+int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Request& request) {
   const course::DeviceFacts device = course::query_device();
   m.device = device.name;
   m.ceiling = device.peak_int32_gops();
   m.ceiling_name = "integer issue rate (one add-min per lane per clock)";
   m.compute_ceiling = m.ceiling;
-  return report(m, in, dist, options);
+  return finish(m, in, dist, request);
+}
+
+int Lesson::run(const Step& step, Request& request) {
+  const Input in = load_input(request);
+  const std::size_t n = request.graph.vertices = in.n;
+  course::Measurement m = describe(step, request);
+  std::vector<std::int32_t> dist(n * n);
+  if (!course::runs_on_gpu(step)) {
+    course::time_cpu_step(m, request, step.all_cores ? course::cpu_threads() : 1,
+                          [&] { step.run_cpu(in.graph.data(), dist.data(), n); },
+                          [&] { std::fill(dist.begin(), dist.end(), -1); });
+    return finish(m, in, dist, request);
+  }
+  course::require_cuda_device();
+  const LaunchPlan plan = step.plan(n, course::query_device(), request.requested);
+  course::DeviceBuffer<std::int32_t> d_graph(n * n, "graph");
+  course::DeviceBuffer<std::int32_t> d_dist(n * n, "distances");
+  course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
+  d_graph.upload(in.graph);
+  course::time_gpu_step(
+      m, request, [&](cudaStream_t s) { step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), s); },
+      [&](cudaStream_t s) { d_dist.poison(s); });
+  d_dist.download(dist.data(), n * n);  // the last timed run's answer
+  return report_gpu(m, in, dist, request);
 }
 
 std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::int32_t>& graph, std::size_t n,
@@ -294,23 +276,6 @@ std::vector<std::int32_t> run_gpu_once(const Step& step, const std::vector<std::
   step.run_gpu(d_graph.data(), d_dist.data(), n, plan, scratch.data(), nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   return d_dist.to_host();
-}
-
-int step_main(int argc, char** argv, const Step& step) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    Options options;
-    if (!parse_options(argc, argv, step, options)) return course::kExitPass;  // --help
-    std::string why;
-    // Without a GPU, skip before making the graph (an --input file is still read, so it is still checked).
-    if (is_gpu(step) && options.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, options.graph.vertices), why, options.common.format);
-    const Input in = load_input(options);
-    if (!is_gpu(step)) return run_cpu_step(step, in, options);
-    if (!course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, in.n), why, options.common.format);
-    return run_gpu_step(step, in, options);
-  });
 }
 
 }  // namespace floyd_warshall

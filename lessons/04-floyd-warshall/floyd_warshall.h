@@ -4,9 +4,10 @@
 // int32 weights in row-major order: graph[i * n + j] is the weight of the edge i -> j, kNoEdge where
 // there is none, and 0 on the diagonal. Each step turns it into the matrix of shortest distances
 // (kNoEdge where j cannot be reached from i). Every step file defines one `Step`, kThisStep; the
-// lesson's main (step_main.cpp) and its tests take it from there: arguments, graphs, the CPU
-// reference, timing, verification, report. Step 03 has a main of its own, which shows that host side
-// on one page with the pieces below (parse_options, load_input, describe, report_gpu).
+// lesson's main (step_main.cpp) hands it to the course's step skeleton with the `Lesson` below
+// (arguments, graphs, the CPU reference, timing, verification, report); the tests run it through
+// run_gpu_once(). Step 03 runs its own host side on one page, with the pieces below (load_input,
+// Lesson::describe, report_gpu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,9 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "course/cli.h"
 #include "course/device.h"
-#include "course/report.h"
+#include "course/step_program.h"
 
 namespace floyd_warshall {
 
@@ -103,21 +103,34 @@ struct Step {
 /// The step a program or test was built with (each step file defines it).
 extern const Step kThisStep;
 
-/// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
-int step_main(int argc, char** argv, const Step& step);
-
 /// What a step program was asked to do.
-struct Options {
-  std::string program;           ///< its name, for messages
-  GraphOptions graph;            ///< --n (or the step's default), --density, --max-weight, --parts, --seed
-  std::string check = "auto";    ///< --check: full, sample or auto
-  course::CommonOptions common;  ///< --seed, --reps, --input, --output, --format, ...
-  LaunchPlan requested;          ///< GPU steps: --threads, --blocks and --tile (0: the step's choice)
+struct Request : course::StepRequest {
+  GraphOptions graph;          ///< --n (or the step's default), --density, --max-weight, --parts, --seed
+  std::string check = "auto";  ///< --check: full, sample or auto
+  LaunchPlan requested;        ///< GPU steps: --threads, --blocks and --tile (0: the step's choice)
 };
 
-/// Parses the command line of a step program (the lesson's options and the course's common ones).
-/// Returns false when --help was printed; throws course::UsageError on bad input.
-bool parse_options(int argc, char** argv, const Step& step, Options& options);
+/// Lesson 04 as the course's step skeleton sees it (course/step_program.h): its options, its
+/// measurement, and one run of a step. Every step program is course::step_main<Lesson>.
+struct Lesson {
+  using Step = floyd_warshall::Step;
+  using Request = floyd_warshall::Request;
+  static constexpr const char* kNumber = "04";
+  static constexpr const char* kProblem = "Floyd-Warshall";
+  static constexpr const char* kSummary = "All-pairs shortest paths of a seeded random graph.";
+  static constexpr int kCpuReps = 2, kGpuReps = 10;
+  static constexpr int kCpuWarmup = 0;  // one long CPU run needs no warm-up
+  static constexpr const char* kSetByInput[] = {"n", "density", "max-weight", "parts"};
+  static bool every_core(const Step& step) { return step.all_cores; }
+  /// The graph's options (--n defaults to the step's size) and --check; --threads and --blocks for GPU
+  /// steps; --tile for the steps that take it.
+  static void declare(course::CommandLine& cli, const Step& step);
+  static void read(const course::CommandLine& cli, const Step& step, Request& request);
+  /// The step, the size, the add-mins (n^3) and the least traffic (the matrix read once, written once).
+  static course::Measurement describe(const Step& step, const Request& request);
+  /// Loads the graph, times the step (its distances poisoned before every run), checks and reports.
+  static int run(const Step& step, Request& request);
+};
 
 /// A step's input: the graph (n x n, row-major) and n.
 struct Input {
@@ -126,17 +139,14 @@ struct Input {
 };
 
 /// The input: the graph of --input (square, and checked by validate_graph), or a seeded graph drawn
-/// with options.graph. Throws course::UsageError for a bad file or weights too large for n.
-Input load_input(const Options& options);
-
-/// The measurement's description (step, size, add-mins, least traffic), before it is timed.
-course::Measurement describe(const Step& step, std::size_t n);
+/// with request.graph. Throws course::UsageError for a bad file or weights too large for n.
+Input load_input(const Request& request);
 
 /// Finishes a GPU step's measurement: checks `dist` exactly (against the CPU reference, or rows by
 /// Dijkstra, as --check says), adds the GPU and its integer ceiling, prints the report and writes
 /// --output. Returns the program's exit code (0 only on PASS).
 int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist,
-               const Options& options);
+               const Request& request);
 
 /// Runs a GPU step once on `graph` and returns the distances (the output poisoned first). Used by the
 /// tests. Throws course::CudaError on any CUDA failure.

@@ -2,4 +2,6 @@
 // step itself is kThisStep, defined in the step's file.
 #include "floyd_warshall.h"
 
-int main(int argc, char** argv) { return floyd_warshall::step_main(argc, argv, floyd_warshall::kThisStep); }
+int main(int argc, char** argv) {
+  return course::step_main<floyd_warshall::Lesson>(argc, argv, floyd_warshall::kThisStep);
+}

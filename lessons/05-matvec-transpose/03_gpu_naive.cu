@@ -12,10 +12,11 @@
 // What it costs: besides the uncoalesced first kernel, only M threads in the first kernel and N in the
 // second: at 16384, 512 warps for a GPU that holds 8448 at once (132 SMs x 64 warps).
 //
-// This file is also the lesson's one full page of host code: its own main reads the options, makes
-// the problem, allocates device memory (A, v, C and the intermediate B), copies A and v over, launches
-// the two kernels (timed), copies C back and checks it. The later steps leave that to the lesson's
-// driver (matvec.cpp, step_main.cpp), which does the same with owning buffers and a stream of its own.
+// This file is also the lesson's one full page of host code: once the course's step skeleton has read
+// the options, its main makes the problem, allocates device memory (A, v, C and the intermediate B),
+// copies A and v over, launches the two kernels (timed), copies C back and checks it. The later steps
+// leave that to the lesson's driver (matvec.cpp, step_main.cpp), which does the same with owning
+// buffers and a stream of its own.
 //
 // Launch: 256 threads per block (or --threads, whole warps); blocks to cover M, then N. --blocks is
 // ignored.
@@ -28,7 +29,6 @@
 #include "course/check.h"
 #include "course/device.h"
 #include "course/launch.h"
-#include "course/program.h"
 #include "course/timing.h"
 #include "matvec.h"
 #include "matvec_device.cuh"
@@ -80,18 +80,12 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 const matvec::Step matvec::kThisStep = {"03", "naive GPU, one thread per output", "gpu", nullptr, plan, run, 2};
 
 int main(int argc, char** argv) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    matvec::Options options;
-    if (!matvec::parse_options(argc, argv, matvec::kThisStep, options)) return course::kExitPass;  // --help
-    std::string why;
-    if (options.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, matvec::describe(matvec::kThisStep, options.rows, options.columns),
-                                    why, options.common.format);
-    const matvec::Problem problem = matvec::load_problem(options);  // --input, or seeded A and v
-    const std::size_t rows = problem.rows, columns = problem.columns;
-    course::Measurement m = matvec::describe(matvec::kThisStep, rows, columns);
-    if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, options.common.format);
+  // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.
+  return course::step_main<matvec::Lesson>(argc, argv, matvec::kThisStep, [](matvec::Request& request) {
+    const matvec::Problem problem = matvec::load_problem(request);  // --input, or seeded A and v
+    const std::size_t rows = request.rows = problem.rows, columns = request.columns = problem.columns;
+    course::Measurement m = matvec::Lesson::describe(matvec::kThisStep, request);
+    course::require_cuda_device();
 
     // Device memory for A, v, C and B. Asking first turns a matrix that cannot fit into one clear
     // line (exit code 2) rather than a failed cudaMalloc.
@@ -106,14 +100,14 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMemcpy(d_a, problem.a.data(), a_bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_v, problem.v.data(), vector_bytes, cudaMemcpyHostToDevice));
 
-    const LaunchPlan launch = plan(rows, columns, course::query_device(), options.requested);
+    const LaunchPlan launch = plan(rows, columns, course::query_device(), request.requested);
 
     // Warm-up runs, then --reps timed runs, each between two CUDA events; before each, every byte of C
     // is set to 0xFF (NaN), so an element that a run forgot to write cannot pass. Everything goes into
     // the default stream, which also orders the runs after the copies above.
     cudaStream_t stream = nullptr;
     m.time = course::time_gpu([&](cudaStream_t s) { run(d_a, d_v, d_c, rows, columns, launch, d_b, s); },
-                              options.common.timing, stream,
+                              request.common.timing, stream,
                               [&](cudaStream_t s) { CUDA_CHECK(cudaMemsetAsync(d_c, 0xFF, vector_bytes, s)); });
 
     std::vector<float> c(columns);
@@ -123,6 +117,6 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaFree(d_c));
     CUDA_CHECK(cudaFree(d_b));
     // Check against the double-precision reference within the lesson's tolerance, print, --output.
-    return matvec::report_gpu(m, problem, c, options);
+    return matvec::report_gpu(m, problem, c, request);
   });
 }

@@ -18,8 +18,7 @@ int main(int argc, char** argv) {
     cli.add_text("output", "", "the file to write (required)", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     if (!cli.given("output")) throw course::UsageError("--output FILE is required");
-    if (static_cast<double>(cli.size("m")) * cli.size("n") > 4294967295.0)
-      throw course::UsageError("--m x --n is more than 2^32 - 1 elements, beyond what the course's files hold");
+    matvec::require_fits_in_file(cli.size("m"), cli.size("n"));
     const matvec::Problem p = matvec::make_problem(cli.size("m"), cli.size("n"), static_cast<std::uint64_t>(cli.integer("seed")));
     matvec::write_problem(cli.text("output"), p);
     std::cout << "wrote " << cli.text("output") << ": A " << p.rows << " x " << p.columns << ", v " << p.columns

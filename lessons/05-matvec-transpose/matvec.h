@@ -3,9 +3,10 @@
 // A is an M x N matrix of floats in row-major order, v a vector of N floats. Each step computes
 // B = A v (M floats), then C = A^T B (N floats), without ever forming A^T: the second product reads
 // A with transposed indexing. Every step file defines one `Step`, kThisStep. The lesson's main
-// (step_main.cpp) and its tests take it from there: arguments, the problem, the reference, timing,
-// verification, report. Step 03 has a main of its own, which shows that host side on one page with
-// the pieces below (parse_options, load_problem, describe, report_gpu).
+// (step_main.cpp) hands it to the course's step skeleton with the `Lesson` below (arguments, the
+// problem, the reference, timing, verification, report); the tests run it through run_gpu_once().
+// Step 03 runs its own host side on one page, with the pieces below (load_problem, Lesson::describe,
+// report_gpu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,9 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "course/cli.h"
 #include "course/device.h"
-#include "course/report.h"
+#include "course/step_program.h"
 #include "course/verify.h"
 
 namespace matvec {
@@ -39,6 +39,10 @@ Problem make_problem(std::size_t rows, std::size_t columns, std::uint64_t seed);
 
 /// Writes a problem to a course binary file: A (M x N float32), then v (1 x N float32).
 void write_problem(const std::string& path, const Problem& p);
+
+/// Throws course::UsageError when an M x N matrix is more than the course's files hold (2^32 - 1
+/// elements).
+void require_fits_in_file(std::size_t rows, std::size_t columns);
 
 /// Reads a problem written by write_problem(). Throws course::UsageError for a file that is not a
 /// course file, is truncated, holds the wrong types, or whose v does not have N elements.
@@ -130,33 +134,42 @@ struct Step {
 /// The step a program or test was built with (each step file defines it).
 extern const Step kThisStep;
 
-/// The lesson's program: parses the command line, runs `step`, verifies, times and reports.
-int step_main(int argc, char** argv, const Step& step);
-
 /// What a step program was asked to do.
-struct Options {
-  std::string program;                    ///< its name, for messages
+struct Request : course::StepRequest {
   std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
   std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
-  course::CommonOptions common;           ///< --seed, --reps, --input, --output, --format, ...
   LaunchPlan requested;  ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads, --no-shared-vector, --layout
 };
 
-/// Parses the command line of a step program (the lesson's options and the course's common ones).
-/// Returns false when --help was printed; throws course::UsageError on bad input.
-bool parse_options(int argc, char** argv, const Step& step, Options& options);
+/// Lesson 05 as the course's step skeleton sees it (course/step_program.h): its options, its
+/// measurement, and one run of a step. Every step program is course::step_main<Lesson>.
+struct Lesson {
+  using Step = matvec::Step;
+  using Request = matvec::Request;
+  static constexpr const char* kNumber = "05";
+  static constexpr const char* kProblem = "C = A^T (A v)";
+  static constexpr const char* kSummary = "A is M x N, v has N elements, both from (-1, 1).";
+  static constexpr int kCpuReps = 3, kGpuReps = 20, kCpuWarmup = 3;
+  static constexpr const char* kSetByInput[] = {"m", "n"};
+  static bool every_core(const Step& step) { return step.all_cores; }
+  /// --m and --n; --threads and --blocks for GPU steps; the options of Step::options.
+  static void declare(course::CommandLine& cli, const Step& step);
+  static void read(const course::CommandLine& cli, const Step& step, Request& request);
+  /// The step, the size, the bytes the step needs (A read once or twice, v read and C written once)
+  /// and the multiply-adds (two per element of A).
+  static course::Measurement describe(const Step& step, const Request& request);
+  /// Loads the problem, times the step (C poisoned before every run), checks and reports.
+  static int run(const Step& step, Request& request);
+};
 
 /// The problem: read from --input, or made with make_problem() from --m, --n and --seed. Throws
 /// course::UsageError when M x N is more than the course's files hold (2^32 - 1 elements).
-Problem load_problem(const Options& options);
-
-/// The measurement's description (step, size, bytes read and written, operations), before it is timed.
-course::Measurement describe(const Step& step, std::size_t rows, std::size_t columns);
+Problem load_problem(const Request& request);
 
 /// Finishes a GPU step's measurement: adds the GPU and the ceilings, checks `c` against the reference
 /// within tolerance(), prints the report and writes --output. Returns the program's exit code (0 only
 /// on PASS).
-int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Options& options);
+int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Request& request);
 
 /// Runs a GPU step once (output poisoned first) and returns C. Used by the tests.
 std::vector<float> run_gpu_once(const Step& step, const Problem& p, const LaunchPlan& requested = {});
