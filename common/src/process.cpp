@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "course/delimited_text.h"
 #include "course/errors.h"
 
 namespace course {
@@ -55,33 +56,21 @@ CommandOutcome run_command(const std::string& command) {
   return o;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream s(text);
-  std::string line;
-  while (std::getline(s, line)) lines.push_back(line);
-  return lines;
-}
-
 std::string first_line(const std::string& text) {
   const auto lines = lines_of(text);
   return lines.empty() ? "" : lines.front();
 }
 
 std::vector<ManifestEntry> read_manifest(const std::string& bin) {
-  std::ifstream manifest(bin + "/course_manifest.tsv");
-  if (!manifest) throw UsageError(bin + "/course_manifest.tsv: missing; build the course first");
+  const std::string path = bin + "/course_manifest.tsv";
+  if (!std::ifstream(path)) throw UsageError(path + ": missing; build the course first");
   std::vector<ManifestEntry> entries;
-  std::string line;
-  while (std::getline(manifest, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::stringstream s(line);
-    ManifestEntry e;
-    std::getline(s, e.lesson, '\t');
-    std::getline(s, e.table, '\t');
-    std::getline(s, e.target, '\t');
-    std::getline(s, e.args);
-    entries.push_back(e);
+  for (const std::string& line : content_lines_of(read_text_file(path))) {
+    const auto f = fields_of(line, kTabSeparated, 4);
+    if (f.size() != 4)
+      throw UsageError(path + ": a line has " + std::to_string(f.size()) +
+                       " fields, not 4 (lesson, table, program, arguments): " + line);
+    entries.push_back(ManifestEntry{f[0], f[1], f[2], f[3]});
   }
   return entries;
 }

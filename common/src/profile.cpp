@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <set>
-#include <sstream>
+#include <ostream>
 
+#include "course/delimited_text.h"
 #include "course/errors.h"
-#include "course/report.h"
+#include "course/text_table.h"
+#include "json_writer.h"
 
 namespace course {
 
@@ -113,20 +114,17 @@ std::string ncu_metric_list(const std::vector<std::string>& keys) {
 }
 
 std::vector<KernelLaunch> parse_ncu_raw_csv(const std::string& text) {
-  std::stringstream in(text);
-  std::string line;
-  std::vector<std::string> header;
-  while (std::getline(in, line))
-    if (starts_with(line, "\"ID\",")) {
-      header = split_csv_line(line);
-      break;
-    }
-  if (header.empty()) throw UsageError("no Nsight Compute CSV header (a line starting \"ID\") in the profiler's output");
+  const std::vector<std::string> lines = lines_of(text);
+  auto line = lines.begin();
+  while (line != lines.end() && !starts_with(*line, "\"ID\",")) ++line;
+  if (line == lines.end())
+    throw UsageError("no Nsight Compute CSV header (a line starting \"ID\") in the profiler's output");
+  const std::vector<std::string> header = fields_of(*line);
   const auto kernel_column = std::find(header.begin(), header.end(), "Kernel Name") - header.begin();
   std::vector<KernelLaunch> launches;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] != '"') continue;  // the program's own output, interleaved
-    std::vector<std::string> fields = split_csv_line(line);
+  for (++line; line != lines.end(); ++line) {
+    if (line->empty() || (*line)[0] != '"') continue;  // the program's own output, interleaved
+    std::vector<std::string> fields = fields_of(*line);
     if (fields.size() != header.size() || fields[0].empty()) continue;  // the units line, or a stray line
     KernelLaunch k;
     if (kernel_column < static_cast<long>(fields.size())) k.kernel = fields[kernel_column];
@@ -238,6 +236,29 @@ std::string counter_cell(const std::string& key, const KernelSummary& k, double 
   if (key == "registers") return format_count(static_cast<unsigned long long>(v[0]));
   if (key == "inst_per_element") return elements > 0 ? format_significant(v[0] / elements, 3) : "-";
   return format_significant(v[0], 3);  // percentages
+}
+
+void write_counters_csv(std::ostream& out, const std::vector<std::string>& keys, const std::vector<CounterRow>& rows) {
+  out << "step,program,kernel,launches";
+  for (const std::string& key : keys) out << "," << csv_field(key);
+  out << "\n";
+  // Kernel names and cells are always quoted: a template's arguments hold commas, and a cell may.
+  for (const CounterRow& r : rows) {
+    out << csv_field(r.step) << "," << csv_field(r.program) << "," << csv_field(r.kernel, Quoting::Always) << ","
+        << r.launches;
+    for (const std::string& cell : r.cells) out << "," << csv_field(cell, Quoting::Always);
+    out << "\n";
+  }
+}
+
+void write_counters_json(std::ostream& out, const std::vector<std::string>& keys, const std::vector<CounterRow>& rows) {
+  std::vector<nlohmann::ordered_json> items;
+  for (const CounterRow& r : rows) {
+    nlohmann::ordered_json object{{"step", r.step}, {"program", r.program}, {"kernel", r.kernel}, {"launches", r.launches}};
+    for (std::size_t i = 0; i < keys.size() && i < r.cells.size(); ++i) object[keys[i]] = r.cells[i];
+    items.push_back(std::move(object));
+  }
+  write_json_lines(out, items);
 }
 
 bool ncu_permission_denied(const std::string& output) { return output.find("ERR_NVGPUCTRPERM") != std::string::npos; }

@@ -108,3 +108,24 @@ TEST_CASE("metric lists, unknown counters, missing headers and permission errors
     REQUIRE_FALSE(c.metrics.empty());
   }
 }
+
+TEST_CASE("a counters table is written as CSV with quoted kernels and cells, and as JSON lines") {
+  const std::vector<std::string> keys{"time_us", "top_stall"};
+  const std::vector<course::CounterRow> rows{
+      {"03", "lesson02_03_gpu_global_atomics", "set_to_lowest", 1, {"2.30", "no_instruction 24"}},
+      {"05", "lesson02_05_shared_sequential", "block_max<256, 4>", 2, {"785", "-"}}};
+  std::ostringstream csv, json;
+  course::write_counters_csv(csv, keys, rows);
+  course::write_counters_json(json, keys, rows);
+  REQUIRE(csv.str() ==
+          "step,program,kernel,launches,time_us,top_stall\n"
+          "03,lesson02_03_gpu_global_atomics,\"set_to_lowest\",1,\"2.30\",\"no_instruction 24\"\n"
+          "05,lesson02_05_shared_sequential,\"block_max<256, 4>\",2,\"785\",\"-\"\n");
+  REQUIRE(json.str() ==
+          "[\n"
+          "  {\"step\": \"03\", \"program\": \"lesson02_03_gpu_global_atomics\", \"kernel\": \"set_to_lowest\", "
+          "\"launches\": 1, \"time_us\": \"2.30\", \"top_stall\": \"no_instruction 24\"},\n"
+          "  {\"step\": \"05\", \"program\": \"lesson02_05_shared_sequential\", \"kernel\": \"block_max<256, 4>\", "
+          "\"launches\": 2, \"time_us\": \"785\", \"top_stall\": \"-\"}\n"
+          "]\n");
+}

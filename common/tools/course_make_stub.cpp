@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "course/cli.h"
+#include "course/delimited_text.h"
 #include "course/errors.h"
 #include "course/process.h"
 #include "course/program.h"

@@ -5,6 +5,7 @@
 // counter means. The table is also written as CSV and JSON under the results folder.
 // Without ncu, or without permission to read the GPU's counters, it says so in one line and exits 77.
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "course/cli.h"
+#include "course/delimited_text.h"
 #include "course/device.h"
 #include "course/errors.h"
 #include "course/process.h"
@@ -118,14 +120,8 @@ int main(int argc, char** argv) {
       if (e.lesson != lesson) continue;
       if (e.table == "lesson") title = e.args;
       if (e.table == "profile") {
-        const auto parts = [&] {
-          std::vector<std::string> f;
-          std::stringstream s(e.args);
-          std::string part;
-          while (std::getline(s, part, '|')) f.push_back(part);
-          while (f.size() < 4) f.emplace_back();
-          return f;
-        }();
+        auto parts = course::fields_of(e.args, course::FieldRules{'|', false}, 4);
+        parts.resize(4);
         spec = ProfileSpec{parts[0], std::atof(parts[1].c_str()), words(parts[2]), words(parts[3])};
         have_spec = true;
       }
@@ -167,16 +163,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> headers{"step", "kernel", "launches"};
     for (const std::string& key : spec.counters) headers.push_back(course::counter(key).heading);
     course::TextTable table(headers);
-    const std::string results = cli.text("results");
-    if (std::system(("mkdir -p " + course::shell_quote(results)).c_str()) != 0)
-      throw course::UsageError(results + ": cannot create the folder");
-    const std::string base = results + "/lesson" + lesson + (cli.given("exercise") ? "-" + cli.text("exercise") : "") + "-counters";
-    std::ofstream csv(base + ".csv"), json(base + ".json");
-    csv << "step,program,kernel,launches";
-    for (const std::string& key : spec.counters) csv << "," << key;
-    csv << "\n";
-    json << "[\n";
-    bool first_json = true;
+    std::vector<course::CounterRow> counter_rows;
     for (const StepProfile& p : profiles) {
       const std::string label = cli.given("exercise") ? p.target.substr(0, p.target.find(lesson)) : p.step;
       if (!p.problem.empty()) {
@@ -187,23 +174,22 @@ int main(int argc, char** argv) {
       }
       for (std::size_t k = 0; k < p.kernels.size(); ++k) {
         const course::KernelSummary& kernel = p.kernels[k];
+        course::CounterRow row{label, p.target, kernel.kernel, kernel.launches, {}};
+        for (const std::string& key : spec.counters) row.cells.push_back(course::counter_cell(key, kernel, spec.elements));
         std::vector<std::string> cells{k == 0 ? label : "", kernel.kernel, std::to_string(kernel.launches)};
-        csv << label << "," << p.target << ",\"" << kernel.kernel << "\"," << kernel.launches;
-        json << (first_json ? "" : ",\n") << "  {\"step\": \"" << label << "\", \"program\": \"" << p.target
-             << "\", \"kernel\": \"" << kernel.kernel << "\", \"launches\": " << kernel.launches;
-        first_json = false;
-        for (const std::string& key : spec.counters) {
-          const std::string cell = course::counter_cell(key, kernel, spec.elements);
-          cells.push_back(cell);
-          csv << ",\"" << cell << "\"";
-          json << ", \"" << key << "\": \"" << cell << "\"";
-        }
-        csv << "\n";
-        json << "}";
+        cells.insert(cells.end(), row.cells.begin(), row.cells.end());
         table.add_row(cells);
+        counter_rows.push_back(std::move(row));
       }
     }
-    json << "\n]\n";
+    const std::string results = cli.text("results");
+    std::error_code error;
+    std::filesystem::create_directories(results, error);
+    if (error) throw course::UsageError(results + ": cannot create the folder (" + error.message() + ")");
+    const std::string base = results + "/lesson" + lesson + (cli.given("exercise") ? "-" + cli.text("exercise") : "") + "-counters";
+    std::ofstream csv(base + ".csv"), json(base + ".json");
+    course::write_counters_csv(csv, spec.counters, counter_rows);
+    course::write_counters_json(json, spec.counters, counter_rows);
     std::cout << "Lesson " << lesson << " (" << title << "): hardware counters"
               << (cli.given("exercise") ? ", exercise " + cli.text("exercise") : "") << "\n\n";
     table.print(std::cout);

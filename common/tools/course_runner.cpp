@@ -21,6 +21,7 @@
 
 #include "course/buffers.h"
 #include "course/cli.h"
+#include "course/delimited_text.h"
 #include "course/errors.h"
 #include "course/process.h"
 #include "course/program.h"

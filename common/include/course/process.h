@@ -29,9 +29,6 @@ std::string directory_of_this_program();
 /// The whole content of a file ("" when it cannot be read).
 std::string read_text_file(const std::string& path);
 
-/// The lines of @p text, without their line ends.
-std::vector<std::string> lines_of(const std::string& text);
-
 /// The first line of @p text ("" for none).
 std::string first_line(const std::string& text);
 

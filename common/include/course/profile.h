@@ -5,9 +5,11 @@
 /// Nsight Compute (`ncu`) replays each kernel of a program several times, reading a few hardware
 /// counters each time. The course asks it for the raw metrics behind a short list of counters chosen
 /// per lesson (counters()), reads the CSV it prints (parse_ncu_raw_csv()), combines the launches of each
-/// kernel (summarise_by_kernel()) and prints one cell per counter (counter_cell()).
+/// kernel (summarise_by_kernel()) and prints one cell per counter (counter_cell()); the table is also
+/// written as CSV and JSON (write_counters_csv(), write_counters_json()).
 #pragma once
 
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <vector>
@@ -65,6 +67,21 @@ std::vector<KernelSummary> summarise_by_kernel(const std::vector<KernelLaunch>& 
 /// The text of counter @p key for kernel @p k: "-" when a metric it needs is missing. @p elements is
 /// the problem's element count, for the per-element counters.
 std::string counter_cell(const std::string& key, const KernelSummary& k, double elements);
+
+/// One row of a counters table: one kernel of one profiled program.
+struct CounterRow {
+  std::string step;                ///< the step's number ("05"), or which side of an exercise it is
+  std::string program;             ///< the program profiled
+  std::string kernel;              ///< the kernel's short name
+  int launches = 0;                ///< how many launches were combined
+  std::vector<std::string> cells;  ///< one per counter, in the order of the keys, as counter_cell() writes them
+};
+
+/// Writes a counters table as CSV: step, program, kernel, launches, then a column per counter @p keys
+/// (kernel names and cells always in double quotes).
+void write_counters_csv(std::ostream& out, const std::vector<std::string>& keys, const std::vector<CounterRow>& rows);
+/// Writes a counters table as a JSON array, one object per row and line; the counters' cells are text.
+void write_counters_json(std::ostream& out, const std::vector<std::string>& keys, const std::vector<CounterRow>& rows);
 
 /// True when ncu's output says the user may not read the GPU's performance counters (ERR_NVGPUCTRPERM).
 bool ncu_permission_denied(const std::string& output);
