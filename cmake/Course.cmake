@@ -48,9 +48,13 @@ function(course_discover_tests target)
 endfunction()
 
 # Appends one line to the manifest the runner reads: lesson, table, target, arguments (tab-separated).
+# The programs of each lesson's ladder are also noted for the target course_ladder_programs.
 function(_course_manifest lesson table target args)
   string(REPLACE ";" " " args "${args}")
   set_property(GLOBAL APPEND PROPERTY COURSE_MANIFEST "${lesson}\t${table}\t${target}\t${args}")
+  if(table STREQUAL "ladder")
+    set_property(GLOBAL APPEND PROPERTY COURSE_LADDER_PROGRAMS ${target})
+  endif()
 endfunction()
 
 # course_add_lesson(<number> <title> SMALL <arguments>...)
@@ -310,7 +314,9 @@ function(_course_add_submissions lesson name grader bench libraries)
 endfunction()
 
 # Writes build/bin/course_manifest.tsv, the runner's list of lessons, steps and reports, in the order
-# they were declared.
+# they were declared; and declares course_ladder_programs, the target that builds only what the
+# runner's default run needs (every step of every lesson's ladder, the runner, the device facts), so
+# that a first `./course run` does not wait for the other tables' programs and the tests.
 function(course_write_manifest)
   get_property(lines GLOBAL PROPERTY COURSE_MANIFEST)
   set(text "# lesson\ttable\ttarget\targuments (written by CMake; read by course_runner)\n")
@@ -318,6 +324,9 @@ function(course_write_manifest)
     string(APPEND text "${line}\n")
   endforeach()
   file(WRITE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/course_manifest.tsv "${text}")
+  get_property(ladder_programs GLOBAL PROPERTY COURSE_LADDER_PROGRAMS)
+  add_custom_target(course_ladder_programs)
+  add_dependencies(course_ladder_programs course_runner course_device_info ${ladder_programs})
 endfunction()
 
 # course_add_cpu_threads_sweep(LESSON <nn> [SUFFIX <text>])

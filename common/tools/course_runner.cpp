@@ -1,21 +1,20 @@
 // course_runner: runs the course. For each lesson in build/bin/course_manifest.tsv it runs every step
 // program in order, collects the one CSV row each prints, and shows the lesson's ladder table (time,
-// rate, share of the ceiling, speed-up over the previous step and over the CPU, PASS/FAIL); then the
-// lesson's sweeps (the same steps over several sizes or settings, the original study's figures beside
-// them) and report programs. Tables are also written as CSV and JSON under the results folder. A step
-// whose size does not fit in the GPU's memory is run again at half the size, and so on, with a note.
+// rate, share of the ceiling, speed-up over the previous step and over the CPU, PASS/FAIL). With --all
+// it adds the lesson's other tables: ladders at other sizes, sweeps (the same steps over several sizes
+// or settings, the original study's figures beside them) and report programs; --table picks tables by
+// title. Each program run gets a progress line on standard error. Tables are also written as CSV and
+// JSON under the results folder. A step whose size does not fit in the GPU's memory is run again at
+// half the size, and so on, with a note.
 // With --compare A B it times two programs side by side (an exercise against its solution).
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +29,7 @@
 namespace {
 
 using course::first_line;
+using course::fields_of;
 using course::lines_of;
 using course::run_command;
 using course::shell_quote;
@@ -66,6 +66,17 @@ course::Measurement run_step_once(const std::string& bin, const Entry& e, const 
   m.detail = "exit code " + std::to_string(o.exit_code) + (why.empty() ? "" : ": " + why);
   return m;
 }
+
+// The programs a run starts, counted for the line each gets on standard error ("  [3/46] program args").
+struct Progress {
+  int started = 0, total = 0;
+  void next(const std::string& program, const std::string& args) {
+    std::cerr << "  [" << ++started << "/" << total << "] " << program;
+    if (args.find_first_not_of(' ') != std::string::npos) std::cerr << " " << args;
+    std::cerr << "\n";
+  }
+};
+Progress progress;
 
 // What the runner says under a table about steps it had to shrink.
 std::vector<std::string> shrink_notes;
@@ -112,17 +123,18 @@ struct SweepSpec {
   std::vector<SweepRowSpec> rows;
 };
 
-std::vector<std::string> split(const std::string& text, char separator, std::size_t at_most) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (parts.size() + 1 < at_most) {
-    auto at = text.find(separator, start);
-    if (at == std::string::npos) break;
-    parts.push_back(text.substr(start, at - start));
-    start = at + 1;
-  }
-  parts.push_back(text.substr(start));
-  return parts;
+// The '|'-separated parts of a sweep's manifest line, the last keeping the rest of the line.
+std::vector<std::string> parts_of(const std::string& text, std::size_t at_most) {
+  return fields_of(text, course::FieldRules{'|', false}, at_most);
+}
+
+// The rows each step of a sweep runs: every row, or up to the row its limit names.
+std::vector<std::size_t> rows_run(const SweepSpec& spec) {
+  std::vector<std::size_t> last_row(spec.steps.size(), spec.rows.size());
+  for (std::size_t s = 0; s < spec.steps.size(); ++s)
+    for (std::size_t r = 0; r < spec.rows.size(); ++r)
+      if (!spec.steps[s].last_row.empty() && spec.rows[r].label == spec.steps[s].last_row) last_row[s] = r + 1;
+  return last_row;
 }
 
 course::Sweep run_sweep(const std::string& bin, const SweepSpec& spec, const std::string& extra) {
@@ -134,10 +146,7 @@ course::Sweep run_sweep(const std::string& bin, const SweepSpec& spec, const std
     sweep.study_columns = study.columns;
   }
   for (const SweepStep& step : spec.steps) sweep.steps.push_back(step_key(step.target));
-  std::vector<std::size_t> last_row(spec.steps.size(), spec.rows.size());
-  for (std::size_t s = 0; s < spec.steps.size(); ++s)
-    for (std::size_t r = 0; r < spec.rows.size(); ++r)
-      if (!spec.steps[s].last_row.empty() && spec.rows[r].label == spec.steps[s].last_row) last_row[s] = r + 1;
+  const std::vector<std::size_t> last_row = rows_run(spec);
   for (std::size_t r = 0; r < spec.rows.size(); ++r) {
     course::SweepRow row;
     row.label = spec.rows[r].label;
@@ -146,7 +155,7 @@ course::Sweep run_sweep(const std::string& bin, const SweepSpec& spec, const std
         row.cells.emplace_back();  // beyond the step's last row: not run
         continue;
       }
-      std::cerr << "  running " << spec.steps[s].target << " " << spec.rows[r].args << "\n";
+      progress.next(spec.steps[s].target, spec.rows[r].args);
       Entry e{spec.lesson, spec.title, spec.steps[s].target, spec.rows[r].args + " " + spec.args};
       row.cells.push_back(run_step(bin, e, extra));
     }
@@ -201,11 +210,14 @@ int compare_programs(const std::string& bin, const std::string& yours, const std
 int main(int argc, char** argv) {
   return course::run_program("course_runner", [&] {
     course::CommandLine cli("course_runner",
-                            "Runs every lesson's ladder (or one lesson's) and prints a table per lesson.");
+                            "Runs every lesson's ladder (or one lesson's) and prints a table per lesson; --all adds "
+                            "every other table.");
     cli.add_text("lesson", "", "run only this lesson (its number, e.g. 02)");
-    cli.add_text("table", "", "run only the tables whose title contains TEXT (a lesson's main table is \"ladder\")");
+    cli.add_flag("all", "add every other table of each lesson: ladders at other sizes, sweeps, report programs");
+    cli.add_text("table", "",
+                 "run only the tables whose title contains TEXT, of all tables (a lesson's main table is \"ladder\")");
     cli.add_text("results", "results", "folder for the CSV and JSON copies of the tables");
-    cli.add_flag("list", "list the lessons and their programs, run nothing");
+    cli.add_flag("list", "list the programs the run would start, run nothing");
     cli.add_text("compare", "", "time this program against --reference (exercise performance report)");
     cli.add_text("reference", "", "the reference program for --compare");
     cli.add_text("recorded", "", "for --compare: the reference's measurement recorded earlier (CSV)", "FILE");
@@ -240,13 +252,13 @@ int main(int argc, char** argv) {
       if (e.table.rfind("sweep", 0) == 0) {
         if (cli.given("lesson") && e.lesson != cli.text("lesson")) continue;
         if (e.table == "sweep") {  // title|label title|study file|arguments for every run
-          auto f = split(e.args, '|', 4);
+          auto f = parts_of(e.args, 4);
           if (f.size() != 4) throw course::UsageError("course_manifest.tsv: malformed sweep line: " + line);
           SweepSpec& spec = sweeps[e.lesson + "\t" + f[0]];
           spec = SweepSpec{e.lesson, f[0], f[1], f[2], f[3], {}, {}};
           entries.push_back(Entry{e.lesson, "sweep", "-", f[0]});
         } else {
-          auto f = split(e.args, '|', e.table == "sweep-row" ? 3 : 1);
+          auto f = parts_of(e.args, e.table == "sweep-row" ? 3 : 1);
           auto found = sweeps.find(e.lesson + "\t" + f[0]);
           if (found == sweeps.end()) throw course::UsageError("course_manifest.tsv: step or row of an undeclared sweep: " + line);
           if (e.table == "sweep-step") {
@@ -266,15 +278,33 @@ int main(int argc, char** argv) {
     }
     if (cli.given("lesson") && entries.empty())
       throw course::UsageError("--lesson " + cli.text("lesson") + ": no such lesson (see --list)");
+    // Which tables run: each lesson's ladder; with --all every table; with --table those it names, of
+    // all tables. A sweep's title is in its arguments, a program's report is named by the program.
+    auto title_of = [](const Entry& e) {
+      return e.table == "sweep" ? e.args : e.table.rfind("report", 0) == 0 ? e.target : e.table;
+    };
+    std::set<std::string> left_out;  // the tables the default run leaves to --all, by lesson and title
     if (cli.given("table")) {
-      // A sweep's title is in its arguments, a program's report is named by the program.
-      auto title_of = [](const Entry& e) {
-        return e.table == "sweep" ? e.args : e.table.rfind("report", 0) == 0 ? e.target : e.table;
-      };
       entries.erase(std::remove_if(entries.begin(), entries.end(),
                                    [&](const Entry& e) { return title_of(e).find(cli.text("table")) == std::string::npos; }),
                     entries.end());
-      if (entries.empty()) throw course::UsageError("--table " + cli.text("table") + ": no such table (see --list)");
+      if (entries.empty()) throw course::UsageError("--table " + cli.text("table") + ": no such table (see --list --all)");
+    } else if (!cli.flag("all")) {
+      for (const Entry& e : entries)
+        if (e.table != "ladder") left_out.insert(e.lesson + "\t" + title_of(e));
+      entries.erase(std::remove_if(entries.begin(), entries.end(), [](const Entry& e) { return e.table != "ladder"; }),
+                    entries.end());
+    }
+    const std::string more_tables =
+        left_out.empty() ? ""
+                         : std::to_string(left_out.size()) + " more table" + (left_out.size() == 1 ? "" : "s") +
+                               " (other sizes, sweeps, reports) with --all; --list --all names them\n";
+    for (const Entry& e : entries) {
+      if (e.table != "sweep") {
+        ++progress.total;
+        continue;
+      }
+      for (std::size_t rows : rows_run(sweeps[e.lesson + "\t" + e.args])) progress.total += static_cast<int>(rows);
     }
 
     if (cli.flag("list")) {
@@ -288,6 +318,7 @@ int main(int argc, char** argv) {
         }
         std::cout << e.lesson << "  " << e.table << "  " << e.target << (e.args.empty() ? "" : "  " + e.args) << "\n";
       }
+      std::cout << progress.total << " program run" << (progress.total == 1 ? "" : "s") << "\n" << more_tables;
       return course::kExitPass;
     }
 
@@ -317,8 +348,9 @@ int main(int argc, char** argv) {
       throw std::runtime_error("course_device_info failed: " + first_line(info.err));
     }
 
-    std::string command = "mkdir -p " + shell_quote(cli.text("results"));
-    if (std::system(command.c_str()) != 0) throw course::UsageError(cli.text("results") + ": cannot create the folder");
+    std::error_code error;
+    std::filesystem::create_directories(cli.text("results"), error);
+    if (error) throw course::UsageError(cli.text("results") + ": cannot create the folder (" + error.message() + ")");
 
     bool all_good = true;
     std::string lesson;
@@ -383,6 +415,7 @@ int main(int argc, char** argv) {
         finish_lesson();
         std::cout << "\n";
         const std::string results = e.table == "report+results" ? " --results " + shell_quote(cli.text("results")) : "";
+        progress.next(e.target, e.args);
         course::CommandOutcome o = run_command(shell_quote(bin + "/" + e.target) + " " + e.args + results);
         std::cout << o.out;
         if (o.exit_code == course::kExitSkipped) {
@@ -394,11 +427,11 @@ int main(int argc, char** argv) {
         continue;
       }
       if (!rows.count(e.table)) tables.push_back(e.table);
-      std::cerr << "  running " << e.target << " " << e.args << "\n";
+      progress.next(e.target, e.args);
       rows[e.table].push_back(run_step(bin, e, extra + " " + ceiling_arg));
     }
     finish_lesson();
-    std::cout << "\ntables written to " << cli.text("results") << "/\n";
+    std::cout << "\ntables written to " << cli.text("results") << "/\n" << more_tables;
     return all_good ? course::kExitPass : course::kExitFail;
   });
 }
