@@ -28,9 +28,10 @@ void write_ladder_svg(std::ostream& out, const std::string& title, const std::ve
   double ceiling = 0;
   std::string unit, ceiling_name = "ceiling";
   for (const LadderRow& r : rows) {
-    if (r.m.verdict != "PASS" || r.m.rate() <= 0) continue;
+    // A bar needs a finite rate, and the scale a finite ceiling: an infinite one would need endless decades.
+    if (r.m.verdict != "PASS" || !(r.m.rate() > 0) || !std::isfinite(r.m.rate())) continue;
     shown.push_back(&r);
-    if (r.m.ceiling > ceiling) {
+    if (std::isfinite(r.m.ceiling) && r.m.ceiling > ceiling) {
       ceiling = r.m.ceiling;
       if (!r.m.ceiling_name.empty()) ceiling_name = r.m.ceiling_name;
     }

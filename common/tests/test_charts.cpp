@@ -1,6 +1,7 @@
 // Tests of the runner's charts: a ladder's bars and a lesson's roofline.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +26,18 @@ TEST_CASE("the SVG chart has a bar for each step that passed") {
   REQUIRE_THAT(text, Contains("01  step 01") && Contains("02  step 02") && Contains("copy bandwidth"));
   REQUIRE_THAT(text, !Contains("step 03") && !Contains("step 04"));
   REQUIRE(count_of(text, "<rect") == 3);  // the background and two bars
+}
+
+TEST_CASE("a ladder chart leaves out an infinite ceiling and rate instead of drawing endless decades") {
+  auto endless = timed("02", "gpu", 2.0);
+  endless.ceiling = INFINITY;
+  auto instant = timed("03", "gpu", 0.0);  // a rate that divides by a zero time
+  instant.time.median_ms = 1e-320;
+  std::ostringstream svg;
+  course::write_ladder_svg(svg, "Lesson 02", course::make_ladder({timed("01", "cpu", 8.0), endless, instant}));
+  const std::string text = svg.str();
+  REQUIRE_THAT(text, Contains("01  step 01") && Contains("02  step 02") && EndsWith("</svg>\n"));
+  REQUIRE(count_of(text, "<line") < 20);  // a few decades' lines, not an endless scale
 }
 
 TEST_CASE("a roofline draws a point per passing step under the memory and compute roofs") {

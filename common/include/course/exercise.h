@@ -45,8 +45,8 @@ namespace course {
 /// The outcome of checking a result: whether it is right, and one line that says so or says what is
 /// wrong (the benchmark's report shows it).
 struct CheckResult {
-  bool pass = false;
-  std::string detail;
+  bool pass = false;   ///< the result is right
+  std::string detail;  ///< one line: what was checked, or the first thing that is wrong
 };
 
 /// A verdict as a CheckResult; @p columns shows the worst index as [row][column] of a matrix (0: flat).
