@@ -1,79 +1,88 @@
 #include "course/cli.h"
 
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
-#include <sstream>
+#include <map>
+#include <vector>
 
 #include "course/errors.h"
 
 namespace course {
 
 namespace {
-bool all_digits(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
-
-// Decimal digits to an unsigned value; false on overflow.
-bool to_unsigned(const std::string& digits, unsigned long long& value) {
-  value = 0;
-  for (char c : digits) {
-    unsigned d = static_cast<unsigned>(c - '0');
-    if (value > (std::numeric_limits<unsigned long long>::max() - d) / 10) return false;
-    value = value * 10 + d;
-  }
-  return true;
+// Reads all of @p text as decimal digits (after a '-' for a signed @p value) with std::from_chars: no
+// spaces, '+', "0x" or trailing text (invalid_argument), result_out_of_range where it does not fit.
+template <typename T>
+std::errc read_decimal(const std::string& text, T& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return end != text.data() + text.size() ? std::errc::invalid_argument : error;
 }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// The course's --help layout on CLI11's formatter: the usage line before the summary, each option by its
+// long name and placeholder (its option text) with the description, default included, from column 26
+// (set by the parser), and the closing lines as the footer.
+class HelpLayout : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    return "usage: " + name + " [options]\n" + app->get_description() + "\n" + make_groups(app, mode) + "\n" +
+           make_footer(app);
+  }
+  std::string make_option_name(const CLI::Option* option, bool) const override {
+    return "--" + option->get_lnames().front();  // -h,--help is listed as --help
+  }
+};
+
+enum class Kind { Size, Integer, Text, Flag };
+
+// A declared option: its kind, its CLI11 option, and the value of its kind (CLI11 counts a flag).
+struct Option {
+  Kind kind = Kind::Flag;
+  CLI::Option* cli = nullptr;
+  std::size_t size = 0, min_size = 1;
+  long long integer = 0;
+  std::string text;
+};
 }  // namespace
 
 std::size_t parse_size(const std::string& text, const std::string& option, std::size_t min, std::size_t max) {
   const std::string name = "--" + option;
+  const UsageError too_large(name + ": " + text + " is too large (at most " + std::to_string(max) + ")");
   unsigned long long value = 0;
-  auto caret = text.find('^');
+  const auto caret = text.find('^');
   if (caret != std::string::npos) {
-    std::string base = text.substr(0, caret), exponent = text.substr(caret + 1);
-    unsigned long long e = 0;
-    if (base != "2" || !all_digits(exponent) || !to_unsigned(exponent, e))
+    const std::errc error = read_decimal(text.substr(caret + 1), value);
+    if (text.compare(0, caret, "2") != 0 || error == std::errc::invalid_argument)
       throw UsageError(name + ": " + quoted(text) + " is not a size (write a whole number or 2^k)");
-    if (e >= 64) throw UsageError(name + ": " + text + " is too large (at most " + std::to_string(max) + ")");
-    value = 1ull << e;
-  } else {
-    if (!all_digits(text))
-      throw UsageError(name + ": " + quoted(text) + " is not a positive whole number");
-    if (!to_unsigned(text, value))
-      throw UsageError(name + ": " + text + " is too large (at most " + std::to_string(max) + ")");
+    if (error != std::errc() || value >= 64) throw too_large;
+    value = 1ull << value;
+  } else if (const std::errc error = read_decimal(text, value); error == std::errc::invalid_argument) {
+    throw UsageError(name + ": " + quoted(text) + " is not a positive whole number");
+  } else if (error != std::errc()) {
+    throw too_large;
   }
   if (value < min) throw UsageError(name + ": " + text + " is too small (at least " + std::to_string(min) + ")");
-  if (value > max) throw UsageError(name + ": " + text + " is too large (at most " + std::to_string(max) + ")");
+  if (value > max) throw too_large;
   return static_cast<std::size_t>(value);
 }
 
 long long parse_integer(const std::string& text, const std::string& option, long long min, long long max) {
   const std::string name = "--" + option;
-  std::string digits = text;
-  bool negative = false;
-  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
-    negative = digits[0] == '-';
-    digits = digits.substr(1);
-  }
-  unsigned long long magnitude = 0;
-  if (!all_digits(digits)) throw UsageError(name + ": " + quoted(text) + " is not a whole number");
-  // The magnitude of the most negative value, 2^63, is one more than the largest positive one.
-  const unsigned long long limit = negative ? 9223372036854775808ull : 9223372036854775807ull;
-  if (!to_unsigned(digits, magnitude) || magnitude > limit)
-    throw UsageError(name + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-  long long value = !negative ? static_cast<long long>(magnitude)
-                    : magnitude == limit ? std::numeric_limits<long long>::min()
-                                         : -static_cast<long long>(magnitude);
-  if (value < min || value > max)
+  long long value = 0;
+  // std::from_chars takes a '-' but not a '+'.
+  const bool plus = text.size() > 1 && text[0] == '+' && text[1] != '-';
+  const std::errc error = read_decimal(plus ? text.substr(1) : text, value);
+  if (error == std::errc::invalid_argument) throw UsageError(name + ": " + quoted(text) + " is not a whole number");
+  if (error != std::errc() || value < min || value > max)
     throw UsageError(name + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return value;
 }
@@ -92,45 +101,96 @@ double parse_number(const std::string& text, const std::string& option) {
   return value;
 }
 
+// The CLI11 application and the declared options by name.
+struct CommandLine::Parser {
+  CLI::App app;
+  std::map<std::string, Option> options;
+
+  Parser(const std::string& program, const std::string& summary) : app(summary, program) {
+    app.formatter(std::make_shared<HelpLayout>());
+    app.get_formatter()->column_width(26);
+    app.footer("sizes are whole numbers, written in decimal or as 2^k. exit codes: 0 PASS, 1 FAIL, 2 bad input,\n"
+               "3 CUDA or runtime error, 77 skipped (no CUDA device).");
+    app.option_defaults()->group("options");
+    app.allow_extras();  // unknown options and stray words are named by refuse_extras(), in the course's words
+    help_last();
+  }
+  // --help (or -h) is declared again after each option to stay last in the list. Like every option it acts
+  // where it is read: a bad argument before it is named, those after it are not looked at.
+  void help_last() {
+    app.set_help_flag("-h,--help", "show this text")
+        ->trigger_on_parse()
+        ->each([this](const std::string&) { refuse_extras(); throw CLI::CallForHelp(); });
+  }
+  // Declares --name, its help ending with the default shown. The word set aside before it, if any, is
+  // named when it is read: the first bad argument is the one named, as its own checks come after.
+  Option& add(const std::string& name, Kind kind, const std::string& help, const std::string& shown_default,
+              const std::string& placeholder) {
+    auto [it, added] = options.try_emplace(name);
+    if (!added) throw std::logic_error("option --" + name + " declared twice");
+    Option& o = it->second;
+    o.kind = kind;
+    // const, as add_flag() takes a string it may change for the variable to write the flag to
+    const std::string described = shown_default.empty() ? help : help + " (default " + shown_default + ")";
+    o.cli = kind == Kind::Flag ? app.add_flag("--" + name, described) : app.add_option("--" + name, described);
+    o.cli->trigger_on_parse()->option_text(placeholder)->each([this](const std::string&) { refuse_extras(); });
+    help_last();
+    return o;
+  }
+  const Option& find(const std::string& name, Kind kind) const {
+    auto it = options.find(name);
+    if (it == options.end() || it->second.kind != kind)
+      throw std::logic_error("option --" + name + " was not declared with this type");
+    return it->second;
+  }
+  // Names the first word CLI11 set aside: an unknown option or a word that is not an option.
+  void refuse_extras() const {
+    const std::vector<std::string> extras = app.remaining();
+    if (extras.empty()) return;
+    const std::string& word = extras.front();
+    if (word.size() > 2 && word.compare(0, 2, "--") == 0)
+      throw UsageError("unknown option " + word.substr(0, word.find('=')) + " (see --help)");
+    throw UsageError("unexpected argument " + quoted(word) + " (options start with --; see --help)");
+  }
+};
+
 CommandLine::CommandLine(std::string program, std::string summary)
-    : program_(std::move(program)), summary_(std::move(summary)) {}
+    : parser_(std::make_unique<Parser>(program, summary)), program_(std::move(program)) {}
 
-CommandLine::Option& CommandLine::declare(const std::string& name, Kind kind, const std::string& help,
-                                          std::string default_text) {
-  if (options_.count(name)) throw std::logic_error("option --" + name + " declared twice");
-  order_.push_back(name);
-  Option& o = options_[name];
-  o.kind = kind;
-  o.help = help;
-  o.default_text = default_text;
-  o.value = std::move(default_text);
-  return o;
-}
+CommandLine::~CommandLine() = default;
 
+// Each option's check reads its value as it is parsed, and throws the course's UsageError itself: CLI11
+// would put "--name: " before a message, and would read "010" as octal and "0x10" as hexadecimal.
 CommandLine& CommandLine::add_size(const std::string& name, std::size_t default_value, const std::string& help,
                                    std::size_t min, std::size_t max) {
-  Option& o = declare(name, Kind::Size, help, std::to_string(default_value));
+  Option& o = parser_->add(name, Kind::Size, help, std::to_string(default_value), "N");
+  o.size = default_value;
   o.min_size = min;
-  o.max_size = max;
+  o.cli->each([=, &o](const std::string& v) { o.size = parse_size(v, name, min, max); });
   return *this;
 }
 
 CommandLine& CommandLine::add_integer(const std::string& name, long long default_value, const std::string& help,
                                       long long min, long long max) {
-  Option& o = declare(name, Kind::Integer, help, std::to_string(default_value));
-  o.min_int = min;
-  o.max_int = max;
+  Option& o = parser_->add(name, Kind::Integer, help, std::to_string(default_value), "N");
+  o.integer = default_value;
+  o.cli->each([=, &o](const std::string& v) { o.integer = parse_integer(v, name, min, max); });
   return *this;
 }
 
 CommandLine& CommandLine::add_text(const std::string& name, const std::string& default_value,
                                    const std::string& help, const std::string& placeholder) {
-  declare(name, Kind::Text, help, default_value).placeholder = placeholder;
+  Option& o = parser_->add(name, Kind::Text, help, default_value, placeholder);
+  o.text = default_value;
+  o.cli->each([name, &o](const std::string& v) {
+    if (v.empty()) throw UsageError("--" + name + " needs a non-empty value");
+    o.text = v;
+  });
   return *this;
 }
 
 CommandLine& CommandLine::add_flag(const std::string& name, const std::string& help) {
-  declare(name, Kind::Flag, help, "");
+  parser_->add(name, Kind::Flag, help, "", "");
   return *this;
 }
 
@@ -152,6 +212,8 @@ CommandLine& CommandLine::add_common_options(int default_reps) {
            "GB/S");
   add_text("read-bandwidth", "", "read-only bandwidth ceiling in GB/s measured beforehand (default: measure it)",
            "GB/S");
+  for (const std::string name : {"copy-bandwidth", "read-bandwidth"})
+    parser_->options.at(name).cli->each([name](const std::string& v) { parse_number(v, name); });
   add_integer("shrink", 0, "halve every size this many times (the runner's answer to a GPU too small)", 0, 40);
   return *this;
 }
@@ -159,85 +221,59 @@ CommandLine& CommandLine::add_common_options(int default_reps) {
 bool CommandLine::parse(int argc, const char* const* argv) { return parse(argc, argv, std::cout); }
 
 bool CommandLine::parse(int argc, const char* const* argv, std::ostream& help_out) {
+  // CLI11 2.1.2 reads `--name=` as `--name` and takes the next word as the value, and lets a flag take a
+  // value (`--csv=1`); here the first is an empty value and the second an error. The word after an
+  // option that needs a value is that value, whatever it looks like (as CLI11 reads it too).
+  std::vector<std::string> words;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      help_out << help();
-      return false;
+    std::string word = argv[i];
+    const auto eq = word.find('=');
+    const std::string name = word.rfind("--", 0) == 0 ? word.substr(2, eq - 2) : "";
+    const auto it = parser_->options.find(name);
+    const bool flag = name == "help" || (it != parser_->options.end() && it->second.kind == Kind::Flag);
+    if (flag && eq != std::string::npos) throw UsageError("--" + name + " takes no value");
+    const bool takes_value = it != parser_->options.end() && !flag;
+    if (takes_value && (eq + 1 == word.size() || (eq == std::string::npos && i + 1 < argc))) {
+      words.push_back("--" + name);
+      word = eq == std::string::npos ? argv[++i] : "";
     }
-    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0)
-      throw UsageError("unexpected argument " + quoted(arg) + " (options start with --; see --help)");
-    std::string name = arg.substr(2), value;
-    bool inline_value = false;
-    auto eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inline_value = true;
-    }
-    auto it = options_.find(name);
-    if (it == options_.end()) throw UsageError("unknown option --" + name + " (see --help)");
-    Option& o = it->second;
-    if (o.kind == Kind::Flag) {
-      if (inline_value) throw UsageError("--" + name + " takes no value");
-      o.given = true;
-      continue;
-    }
-    if (!inline_value) {
-      if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
-      value = argv[++i];
-    }
-    // Validate now so the error points at the argument as typed.
-    if (o.kind == Kind::Size) parse_size(value, name, o.min_size, o.max_size);
-    if (o.kind == Kind::Integer) parse_integer(value, name, o.min_int, o.max_int);
-    if (o.kind == Kind::Text && value.empty()) throw UsageError("--" + name + " needs a non-empty value");
-    o.value = value;
-    o.given = true;
+    words.push_back(word);
   }
-  if (flag_or_false("csv") && flag_or_false("json")) throw UsageError("--csv and --json cannot be combined");
-  if (given("copy-bandwidth")) parse_number(text("copy-bandwidth"), "copy-bandwidth");
-  if (given("read-bandwidth")) parse_number(text("read-bandwidth"), "read-bandwidth");
+  std::reverse(words.begin(), words.end());  // CLI11 takes the words last first
+  try {
+    parser_->app.parse(words);
+  } catch (const CLI::CallForHelp&) {
+    help_out << help();
+    return false;
+  } catch (const CLI::ArgumentMismatch&) {
+    // CLI11 runs out of words only after an option that needs a value: the last word.
+    throw UsageError(std::string(argv[argc - 1]) + " needs a value");
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  parser_->refuse_extras();
+  if (given("csv") && given("json")) throw UsageError("--csv and --json cannot be combined");
   return true;
 }
 
-bool CommandLine::flag_or_false(const std::string& name) const {
-  auto it = options_.find(name);
-  return it != options_.end() && it->second.kind == Kind::Flag && it->second.given;
-}
-
-const CommandLine::Option& CommandLine::find(const std::string& name, Kind kind) const {
-  auto it = options_.find(name);
-  if (it == options_.end() || it->second.kind != kind)
-    throw std::logic_error("option --" + name + " was not declared with this type");
-  return it->second;
-}
-
 std::size_t CommandLine::size(const std::string& name) const {
-  const Option& o = find(name, Kind::Size);
-  std::size_t value = parse_size(o.value, name, o.min_size, o.max_size);
+  const Option& o = parser_->find(name, Kind::Size);
   // --shrink k halves every size k times (never below the option's minimum): the runner's way of
   // fitting a table's size into a GPU with less memory than the size needs.
-  auto shrink = options_.find("shrink");
-  if (shrink != options_.end() && shrink->second.kind == Kind::Integer) {
-    const long long k = parse_integer(shrink->second.value, "shrink", 0, 40);
-    value = k >= 64 ? 0 : value >> k;
-    if (value < o.min_size) value = o.min_size;
-  }
-  return value;
+  const auto shrink = parser_->options.find("shrink");
+  const long long k = shrink != parser_->options.end() ? shrink->second.integer : 0;
+  return std::max(o.size >> std::min(k, 63LL), o.min_size);
 }
 
-long long CommandLine::integer(const std::string& name) const {
-  const Option& o = find(name, Kind::Integer);
-  return parse_integer(o.value, name, o.min_int, o.max_int);
-}
+long long CommandLine::integer(const std::string& name) const { return parser_->find(name, Kind::Integer).integer; }
 
-const std::string& CommandLine::text(const std::string& name) const { return find(name, Kind::Text).value; }
+const std::string& CommandLine::text(const std::string& name) const { return parser_->find(name, Kind::Text).text; }
 
-bool CommandLine::flag(const std::string& name) const { return find(name, Kind::Flag).given; }
+bool CommandLine::flag(const std::string& name) const { return parser_->find(name, Kind::Flag).cli->count() > 0; }
 
 bool CommandLine::given(const std::string& name) const {
-  auto it = options_.find(name);
-  return it != options_.end() && it->second.given;
+  const auto it = parser_->options.find(name);
+  return it != parser_->options.end() && it->second.cli->count() > 0;
 }
 
 CommonOptions CommandLine::common() const {
@@ -253,24 +289,6 @@ CommonOptions CommandLine::common() const {
   return c;
 }
 
-std::string CommandLine::help() const {
-  std::ostringstream out;
-  out << "usage: " << program_ << " [options]\n" << summary_ << "\n\noptions:\n";
-  for (const std::string& name : order_) {
-    const Option& o = options_.at(name);
-    std::string left = "  --" + name;
-    if (o.kind == Kind::Size) left += " N";
-    if (o.kind == Kind::Integer) left += " N";
-    if (o.kind == Kind::Text) left += " " + o.placeholder;
-    out << left;
-    out << std::string(left.size() < 26 ? 26 - left.size() : 1, ' ') << o.help;
-    if (o.kind != Kind::Flag && !o.default_text.empty()) out << " (default " << o.default_text << ")";
-    out << "\n";
-  }
-  out << "  --help                  show this text\n";
-  out << "\nsizes are whole numbers, written in decimal or as 2^k. exit codes: 0 PASS, 1 FAIL, 2 bad input,\n"
-         "3 CUDA or runtime error, 77 skipped (no CUDA device).\n";
-  return out.str();
-}
+std::string CommandLine::help() const { return parser_->app.help(); }
 
 }  // namespace course

@@ -296,3 +296,67 @@ TEST_CASE("shrinking halves every size option, never below its minimum, and leav
   Parsed to_one({"--n", "5", "--shrink", "40"});
   REQUIRE(to_one.cli.size("n") == 1u);
 }
+
+// The cases below pin what CLI11 2.1.2 does differently on its own (see docs/course-guide.md,
+// "Libraries, and what is still hand-written").
+
+TEST_CASE("--help prints the course's layout, word for word") {
+  course::CommandLine cli("prog", "A test program.");
+  cli.add_size("n", 1000, "elements").add_text("mode", "", "how to run", "MODE").add_flag("fast", "go fast");
+  REQUIRE(cli.help() ==
+          "usage: prog [options]\n"
+          "A test program.\n"
+          "\n"
+          "options:\n"
+          "  --n N                   elements (default 1000)\n"
+          "  --mode MODE             how to run\n"
+          "  --fast                  go fast\n"
+          "  --help                  show this text\n"
+          "\n"
+          "sizes are whole numbers, written in decimal or as 2^k. exit codes: 0 PASS, 1 FAIL, 2 bad input,\n"
+          "3 CUDA or runtime error, 77 skipped (no CUDA device).\n");
+}
+
+TEST_CASE("an empty value after an equals sign is the value, not a cue to take the next word") {
+  REQUIRE_THROWS_WITH(Parsed({"--n=", "5"}), Contains("--n: '' is not a positive whole number"));
+  REQUIRE_THROWS_WITH(Parsed({"--mode=", "fast"}), Contains("--mode needs a non-empty value"));
+  REQUIRE_THROWS_WITH(Parsed({"--fast", "--output="}), Contains("--output needs a non-empty value"));
+}
+
+TEST_CASE("a flag takes no value, not even true, and neither does --help") {
+  REQUIRE_THROWS_WITH(Parsed({"--csv=true"}), Contains("--csv takes no value"));
+  REQUIRE_THROWS_WITH(Parsed({"--fast=false"}), Contains("--fast takes no value"));
+  REQUIRE_THROWS_WITH(Parsed({"--help=1"}), Contains("--help takes no value"));
+}
+
+TEST_CASE("the word after an option is its value, whatever it looks like") {
+  Parsed p({"--mode", "--csv=1", "--level", "-5"});
+  REQUIRE(p.cli.text("mode") == "--csv=1");
+  REQUIRE(p.cli.integer("level") == -5);
+  REQUIRE_FALSE(p.cli.flag("csv"));
+  REQUIRE_THROWS_WITH(Parsed({"--n", "--n="}), Contains("--n: '--n=' is not a positive whole number"));
+}
+
+TEST_CASE("whole numbers are decimal: no octal, no hexadecimal") {
+  Parsed p({"--seed", "010", "--n", "010"});
+  REQUIRE(p.cli.common().seed == 10u);
+  REQUIRE(p.cli.size("n") == 10u);
+  REQUIRE_THROWS_WITH(Parsed({"--seed", "0x10"}), Contains("--seed: '0x10' is not a whole number"));
+  REQUIRE_THROWS_WITH(Parsed({"--n", "0x10"}), Contains("--n: '0x10' is not a positive whole number"));
+}
+
+TEST_CASE("a lone -- and the words after it are refused like any other stray word") {
+  REQUIRE_THROWS_WITH(Parsed({"--", "--n", "5"}), Contains("unexpected argument '--'"));
+  REQUIRE_THROWS_WITH(Parsed({"--n", "5", "--", "x"}), Contains("unexpected argument '--'"));
+}
+
+TEST_CASE("the first bad argument is the one named, and --help stops the reading where it stands") {
+  REQUIRE_THROWS_WITH(Parsed({"--bogus", "--n", "0"}), Contains("unknown option --bogus"));
+  REQUIRE_THROWS_WITH(Parsed({"--n", "0", "--bogus"}), Contains("--n: 0 is too small"));
+  REQUIRE_THROWS_WITH(Parsed({"stray", "--level", "9"}), Contains("unexpected argument 'stray'"));
+  REQUIRE_THROWS_WITH(Parsed({"--bogus", "--help"}), Contains("unknown option --bogus"));
+  REQUIRE_THROWS_WITH(Parsed({"--n", "0", "--help"}), Contains("--n: 0 is too small"));
+  Parsed help_first({"--help", "--n", "0", "--bogus"});
+  REQUIRE_FALSE(help_first.ran);
+  REQUIRE_THAT(help_first.help.str(), Contains("usage: prog"));
+}

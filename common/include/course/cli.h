@@ -10,9 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
-#include <map>
+#include <memory>
 #include <string>
-#include <vector>
 
 #include "course/timing.h"
 
@@ -53,12 +52,14 @@ long long parse_integer(const std::string& text, const std::string& option, long
 /// @throws UsageError for anything else
 double parse_number(const std::string& text, const std::string& option);
 
-/// A declared set of options and, after parse(), their values.
+/// A declared set of options and, after parse(), their values. CLI11 does the parsing and the --help
+/// layout behind this class; its headers stay in cli.cpp, as this header is compiled by nvcc in every step.
 class CommandLine {
  public:
   /// @param program name shown in --help and error messages
   /// @param summary one-line description shown by --help
   CommandLine(std::string program, std::string summary);
+  ~CommandLine();  ///< out of line, where the parser's type is complete
 
   /// Declares a size option (see parse_size()).
   CommandLine& add_size(const std::string& name, std::size_t default_value, const std::string& help,
@@ -97,25 +98,9 @@ class CommandLine {
   std::string help() const;                               ///< the --help text
 
  private:
-  enum class Kind { Size, Integer, Text, Flag };
-  struct Option {
-    Kind kind;
-    std::string help;
-    std::string default_text;
-    std::string placeholder;
-    std::string value;
-    bool given = false;
-    long long min_int = 0, max_int = 0;
-    std::size_t min_size = 1, max_size = SIZE_MAX;
-  };
-  Option& declare(const std::string& name, Kind kind, const std::string& help, std::string default_text);
-  const Option& find(const std::string& name, Kind kind) const;
-  bool flag_or_false(const std::string& name) const;
-
+  struct Parser;  // the CLI11 application and the declared options, in cli.cpp
+  std::unique_ptr<Parser> parser_;
   std::string program_;
-  std::string summary_;
-  std::map<std::string, Option> options_;
-  std::vector<std::string> order_;
 };
 
 }  // namespace course
