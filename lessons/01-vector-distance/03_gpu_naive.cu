@@ -15,9 +15,10 @@
 // values. Each element of B is fetched once per row of A. Caches may absorb part of that; the next
 // steps stop relying on them.
 //
-// This file is also the lesson's one full page of host code: its own main, the device memory, the
-// copies, the launch, the error checks and the copy back. The later steps leave that to the lesson's
-// driver (distance.cpp, step_main.cpp), which does the same with owning buffers and a stream.
+// This file is also the lesson's one full page of host code: once the course's step skeleton has read
+// the options, its main makes the problem, allocates device memory, copies A and B over, launches
+// (timed), copies C back and checks it. The later steps leave that to the lesson's driver
+// (distance.cpp, step_main.cpp), which does the same with owning buffers and a stream of its own.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -28,7 +29,6 @@
 #include "course/check.h"
 #include "course/device.h"
 #include "course/errors.h"
-#include "course/program.h"
 #include "course/report.h"
 #include "course/timing.h"
 #include "distance.h"
@@ -58,14 +58,10 @@ __global__ void distance_per_thread(const T* a, const T* b, T* c, std::size_t m,
 }
 
 template <class T>
-int run_on_gpu(const std::string& program, distance::Request request) {
+int run_on_gpu(distance::Request& request) {
   const distance::Problem<T> p = distance::load_problem<T>(request);  // seeded, or read from --input
-  request.m = p.m;
-  request.k = p.k;
-  request.n = p.n;
-  course::Measurement m = distance::describe(kStep, request);
-  std::string why;
-  if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, request.common.format);
+  course::Measurement m = distance::Lesson::describe(kStep, request);
+  course::require_cuda_device();
 
   // Device memory for A, B and C. Asking first turns a size that cannot fit into one clear line
   // (exit code 2) rather than a failed cudaMalloc.
@@ -107,14 +103,10 @@ int run_on_gpu(const std::string& program, distance::Request request) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    distance::Request request;
-    if (!distance::parse_request(argc, argv, kStep, request)) return course::kExitPass;  // --help
-    std::string why;
-    if (request.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, distance::describe(kStep, request), why, request.common.format);
-    if (request.type == distance::Type::Int32) return run_on_gpu<std::int32_t>(program, request);
-    return run_on_gpu<float>(program, request);
+  // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest,
+  // with the kernel for the element type of the request (--type, or the --input file's).
+  return course::step_main<distance::Lesson>(argc, argv, kStep, [](distance::Request& request) {
+    if (request.type == distance::Type::Int32) return run_on_gpu<std::int32_t>(request);
+    return run_on_gpu<float>(request);
   });
 }

@@ -35,10 +35,10 @@ double error_of(const Launch& launch, course::DeviceBuffer<float>& c, const std:
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    course::CommandLine cli(program, "Lesson 01: the accuracy of the norm expansion (steps 08, 09) beside the direct "
-                                     "form (step 07) on data ever farther from the origin.");
+  return course::run_program(argv[0], [&]() -> int {
+    course::CommandLine cli(course::program_name(argv[0]),
+                            "Lesson 01: the accuracy of the norm expansion (steps 08, 09) beside the direct form "
+                            "(step 07) on data ever farther from the origin.");
     cli.add_size("m", 1024, "rows of A", 1, 65536);
     cli.add_size("k", 1024, "rows of B", 1, 65536);
     cli.add_size("n", 1024, "elements of every vector", 1, 65536);

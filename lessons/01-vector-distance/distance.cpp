@@ -1,23 +1,21 @@
-// Lesson 01, pairwise vector distance: the plumbing every step program shares. It parses the command
-// line, makes or reads the problem, computes the reference, runs the step (timed, with C poisoned
-// before every run), checks C (exactly for int32, within the stated tolerance for float32) and prints
-// the report.
+// Lesson 01, pairwise vector distance: what the lesson's step programs share. The course's step
+// skeleton (course/step_program.h) parses the command line; the lesson makes or reads the problem,
+// computes the reference, runs the step (timed, with C poisoned before every run), checks C (exactly
+// for int32, within the stated tolerance for float32) and reports.
 #include "distance.h"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "course/binary_file.h"
 #include "course/buffers.h"
 #include "course/data.h"
 #include "course/errors.h"
-#include "course/program.h"
-#include "course/timing.h"
 
 namespace distance {
 
@@ -265,9 +263,21 @@ const char* issue_ceiling_name(Type type) {
                              : "FP32 issue rate (1 instruction per term)";
 }
 
-namespace {
+Type parse_type(const std::string& text) {
+  if (text != "float32" && text != "int32")
+    throw course::UsageError("--type: '" + text + "' is not one of float32, int32");
+  return text == "int32" ? Type::Int32 : Type::Float32;
+}
 
-bool is_gpu(const Step& step) { return std::string(step.kind) != "cpu"; }
+double parse_offset(const std::string& text, Type type) {
+  const double offset = course::parse_number(text, "offset");
+  if (offset > 1e6) throw course::UsageError("--offset: " + text + " is too large (at most 1000000)");
+  if (type == Type::Int32 && offset != std::floor(offset))
+    throw course::UsageError("--offset: int32 values need a whole offset, not " + text);
+  return offset;
+}
+
+namespace {
 
 // The element type stored in a course file, from its first header.
 Type type_of_file(const std::string& path) {
@@ -283,10 +293,7 @@ const char* type_name(Type type) { return type == Type::Int32 ? "int32" : "float
 
 }  // namespace
 
-bool parse_request(int argc, char** argv, const Step& step, Request& request) {
-  const std::string program = course::program_name(argv[0]);
-  course::CommandLine cli(program, std::string("Lesson 01, step ") + step.number + ": pairwise squared distances, " +
-                                       step.title + ". C[i][j] = sum over x of (A[i][x] - B[j][x])^2.");
+void Lesson::declare(course::CommandLine& cli, const Step& step) {
   const std::size_t most = 4294967295ull;  // the course's files hold dimensions below 2^32
   cli.add_size("m", step.default_size, "rows of A (vectors on the left), rows of C", 1, most);
   cli.add_size("k", step.default_size, "rows of B (vectors on the right), columns of C", 1, most);
@@ -298,53 +305,43 @@ bool parse_request(int argc, char** argv, const Step& step, Request& request) {
   cli.add_text("offset", "0", "centre of the seeded values (at most 1000000): a large offset puts the vectors far "
                               "from the origin and close to each other, where the norm expansion loses accuracy",
                "X");
-  cli.add_common_options(is_gpu(step) ? 20 : 3);
   if (step.takes_scalar_loads)
     cli.add_flag("scalar-loads", "4-byte global loads and stores even where 16-byte ones would do");
-  if (step.cpu_threads != nullptr) cli.add_cpu_threads_option();  // the OpenMP step
-  if (!cli.parse(argc, argv)) return false;
-  if (step.cpu_threads != nullptr) course::set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
-  request.common = cli.common();
+}
+
+void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
   request.scalar_loads = step.takes_scalar_loads && cli.flag("scalar-loads");
-  if (!is_gpu(step) && !cli.given("warmup")) request.common.timing.warmup = 0;  // long CPU runs need no warm-up
-  const std::string type = cli.text("type");
-  if (type != "float32" && type != "int32")
-    throw course::UsageError("--type: '" + type + "' is not one of float32, int32");
-  request.type = type == "int32" ? Type::Int32 : Type::Float32;
-  request.offset = course::parse_number(cli.text("offset"), "offset");
-  if (request.offset > 1e6)
-    throw course::UsageError("--offset: " + cli.text("offset") + " is too large (at most 1000000)");
-  if (request.type == Type::Int32 && request.offset != std::floor(request.offset))
-    throw course::UsageError("--offset: int32 values need a whole offset, not " + cli.text("offset"));
+  request.type = parse_type(cli.text("type"));
+  request.offset = parse_offset(cli.text("offset"), request.type);
   if (!request.common.input.empty()) {
-    for (const char* option : {"m", "k", "n", "offset"})
-      if (cli.given(option))
-        throw course::UsageError(std::string("--") + option +
-                                 " and --input cannot be combined (the file holds A and B)");
     const Type in_file = type_of_file(request.common.input);
     if (cli.given("type") && in_file != request.type)
-      throw course::UsageError(request.common.input + ": holds " + type_name(in_file) + ", not the " + type +
-                               " that --type asks for");
+      throw course::UsageError(request.common.input + ": holds " + type_name(in_file) + ", not the " +
+                               type_name(request.type) + " that --type asks for");
     request.type = in_file;
-  } else {
-    request.m = cli.size("m");
-    request.k = cli.size("k");
-    request.n = cli.size("n");
-    if (request.type == Type::Int32 && int_value_width(request.n) < 1)
-      throw course::UsageError("--n " + std::to_string(request.n) + ": int32 vectors that long could overflow int32");
+    return;
   }
-  return true;
+  request.m = cli.size("m");
+  request.k = cli.size("k");
+  request.n = cli.size("n");
+  if (request.type == Type::Int32 && int_value_width(request.n) < 1)
+    throw course::UsageError("--n " + std::to_string(request.n) + ": int32 vectors that long could overflow int32");
 }
 
 template <class T>
-Problem<T> load_problem(const Request& request) {
-  if (!request.common.input.empty()) return read_problem<T>(request.common.input);
-  return make_problem<T>(request.m, request.k, request.n, request.common.seed, request.offset);
+Problem<T> load_problem(Request& request) {
+  Problem<T> p = request.common.input.empty()
+                     ? make_problem<T>(request.m, request.k, request.n, request.common.seed, request.offset)
+                     : read_problem<T>(request.common.input);
+  request.m = p.m;
+  request.k = p.k;
+  request.n = p.n;
+  return p;
 }
 
-course::Measurement describe(const Step& step, const Request& request) {
+course::Measurement Lesson::describe(const Step& step, const Request& request) {
   course::Measurement r;
-  r.lesson = "01";
+  r.lesson = kNumber;
   r.step = step.number;
   r.title = step.title;
   r.kind = step.kind;
@@ -362,32 +359,27 @@ course::Measurement describe(const Step& step, const Request& request) {
 template <class T>
 int finish(course::Measurement m, const Step& step, const Problem<T>& p, const std::vector<T>& c,
            const Request& request) {
-  if (is_gpu(step)) {
+  if (course::runs_on_gpu(step)) {
     const course::DeviceFacts device = course::query_device();
     m.device = device.name;
-    m.ceiling = issue_ceiling(device, request.type);
+    m.ceiling = m.compute_ceiling = issue_ceiling(device, request.type);
     m.ceiling_name = issue_ceiling_name(request.type);
-    m.compute_ceiling = m.ceiling;
   }
   const auto expected = reference(p);
   const course::Verdict v = check(p, c, expected, step.form);
-  m.verdict = v.pass ? "PASS" : "FAIL";
-  m.detail = v.describe(p.k);
-  if constexpr (std::is_floating_point<T>::value) {
-    m.detail += "; largest relative error " + format_error(max_relative_error(c, expected));
-  }
-  course::print_measurement(std::cout, m, request.common.format);
-  if (!request.common.output.empty()) {
-    course::BinaryWriter out(request.common.output);
+  std::string detail = v.describe(p.k);
+  if constexpr (std::is_floating_point<T>::value)
+    detail += "; largest relative error " + format_error(max_relative_error(c, expected));
+  return course::finish_step(m, v.pass, detail, request, [&](const std::string& path) {
+    course::BinaryWriter out(path);
     out.write(c.data(), p.m, p.k);
     out.close();
-  }
-  return v.pass ? course::kExitPass : course::kExitFail;
+  });
 }
 
 namespace {
 
-// The CPU part of step_main for element type T.
+// The step's functions for element type T.
 template <class T>
 void (*cpu_function(const Step& step))(const T*, const T*, T*, std::size_t, std::size_t, std::size_t) {
   if constexpr (std::is_same<T, float>::value) return step.cpu_float;
@@ -401,31 +393,25 @@ void (*gpu_function(const Step& step))(const T*, const T*, T*, std::size_t, std:
   else return step.gpu_int;
 }
 
+// Lesson::run for element type T.
 template <class T>
-int run_step(const std::string& program, const Step& step, const Request& request_in) {
-  Request request = request_in;
+int run_step(const Step& step, Request& request) {
   const Problem<T> p = load_problem<T>(request);
-  request.m = p.m;
-  request.k = p.k;
-  request.n = p.n;
-  course::Measurement m = describe(step, request);
+  course::Measurement m = Lesson::describe(step, request);
   std::vector<T> c(p.m * p.k);
 
-  if (!is_gpu(step)) {
+  if (!course::runs_on_gpu(step)) {
     const auto run = cpu_function<T>(step);
-    const int threads = step.cpu_threads != nullptr ? step.cpu_threads() : 1;
-    m.device = "CPU, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-    m.time = course::time_cpu([&] { run(p.a.data(), p.b.data(), c.data(), p.m, p.k, p.n); }, request.common.timing,
-                              [&] { std::fill(c.begin(), c.end(), static_cast<T>(-1)); });
+    course::time_cpu_step(m, request, step.cpu_threads != nullptr ? step.cpu_threads() : 1,
+                          [&] { run(p.a.data(), p.b.data(), c.data(), p.m, p.k, p.n); },
+                          [&] { std::fill(c.begin(), c.end(), static_cast<T>(-1)); });
     return finish(m, step, p, c, request);
   }
-  std::string why;
-  if (!course::cuda_device_available(&why)) return course::report_skipped(program, m, why, request.common.format);
+  course::require_cuda_device();
   const auto run = gpu_function<T>(step);
   if (run == nullptr)
     throw course::UsageError(std::string("--type int32: step ") + step.number + " computes float32 only");
-  const course::DeviceFacts device = course::query_device();
-  LaunchPlan plan = step.plan(p.m, p.k, p.n, request.type, device);
+  LaunchPlan plan = step.plan(p.m, p.k, p.n, request.type, course::query_device());
   plan.scalar_loads = request.scalar_loads;
   course::ensure_device_memory((p.a.size() + p.b.size() + c.size()) * sizeof(T) + plan.scratch_bytes,
                                "A, B, C and the step's scratch");
@@ -433,27 +419,19 @@ int run_step(const std::string& program, const Step& step, const Request& reques
   course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
   d_a.upload(p.a);
   d_b.upload(p.b);
-  course::Stream stream;
-  m.time = course::time_gpu(
+  course::time_gpu_step(
+      m, request,
       [&](cudaStream_t s) { run(d_a.data(), d_b.data(), d_c.data(), p.m, p.k, p.n, plan, scratch.data(), s); },
-      request.common.timing, stream.get(), [&](cudaStream_t s) { d_c.poison(s); });
+      [&](cudaStream_t s) { d_c.poison(s); });
   d_c.download(c.data(), c.size());  // the last timed run's answer
   return finish(m, step, p, c, request);
 }
 
 }  // namespace
 
-int step_main(int argc, char** argv, const Step& step) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    Request request;
-    if (!parse_request(argc, argv, step, request)) return course::kExitPass;
-    std::string why;
-    if (is_gpu(step) && request.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, request), why, request.common.format);
-    if (request.type == Type::Int32) return run_step<std::int32_t>(program, step, request);
-    return run_step<float>(program, step, request);
-  });
+int Lesson::run(const Step& step, Request& request) {
+  if (request.type == Type::Int32) return run_step<std::int32_t>(step, request);
+  return run_step<float>(step, request);
 }
 
 template <class T>
@@ -480,8 +458,8 @@ template void write_problem<float>(const std::string&, const Problem<float>&);
 template void write_problem<std::int32_t>(const std::string&, const Problem<std::int32_t>&);
 template void validate_values<float>(const Problem<float>&, const std::string&);
 template void validate_values<std::int32_t>(const Problem<std::int32_t>&, const std::string&);
-template Problem<float> load_problem<float>(const Request&);
-template Problem<std::int32_t> load_problem<std::int32_t>(const Request&);
+template Problem<float> load_problem<float>(Request&);
+template Problem<std::int32_t> load_problem<std::int32_t>(Request&);
 template int finish<float>(course::Measurement, const Step&, const Problem<float>&, const std::vector<float>&,
                            const Request&);
 template int finish<std::int32_t>(course::Measurement, const Step&, const Problem<std::int32_t>&,

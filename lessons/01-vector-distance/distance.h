@@ -6,8 +6,10 @@
 //     C[i][j] = sum over x of (A[i][x] - B[j][x])^2,
 //
 // in float32 (the default) or int32 (--type int32, the original study's setting). Every step file
-// defines one `Step`, kThisStep; step 03, the page that shows the host side in full, has its own main
-// and uses the pieces below for its options, its data and its report.
+// defines one `Step`, kThisStep. The lesson's main (step_main.cpp) hands it to the course's step
+// skeleton with the `Lesson` below (options, data, the reference, timing, the check, the report); the
+// tests run it through run_gpu_once(). Step 03, the page that shows the host side in full, runs its own
+// host side with the pieces below.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "course/cli.h"
 #include "course/device.h"
 #include "course/report.h"
+#include "course/step_program.h"
 #include "course/verify.h"
 
 namespace distance {
@@ -145,36 +147,52 @@ struct Step {
 /// The step a program or test was built with (each step file but step 03 defines it).
 extern const Step kThisStep;
 
-/// What a step program was asked to do: its command line, parsed, with the sizes and the type taken
-/// from the input file when there is one.
-struct Request {
+/// The element type --type names ("float32" or "int32"). @throws course::UsageError for another name
+Type parse_type(const std::string& text);
+/// The centre of the seeded values (--offset), for values of @p type: at most 1,000,000, and whole for
+/// int32. @throws course::UsageError for anything else
+double parse_offset(const std::string& text, Type type);
+
+/// What a step program was asked to do, with the sizes and the type taken from the input file when
+/// there is one.
+struct Request : course::StepRequest {
   Type type = Type::Float32;
   std::size_t m = 0, k = 0, n = 0;
   double offset = 0;              ///< --offset: where the seeded values are centred
-  course::CommonOptions common;   ///< --seed, --reps, --input, --output, --csv, ...
   bool scalar_loads = false;      ///< --scalar-loads (steps that take it)
 };
 
-/// Declares the lesson's options (--m, --k, --n, --type, --offset and the common ones), parses the
-/// command line and fills `request`. Returns false after --help (the caller exits with 0).
-/// Throws course::UsageError for anything malformed, including an unreadable --input file.
-bool parse_request(int argc, char** argv, const Step& step, Request& request);
+/// Lesson 01 as the course's step skeleton sees it (course/step_program.h): its options, its
+/// measurement, and one run of a step. Every step program is course::step_main<Lesson>.
+struct Lesson {
+  using Step = distance::Step;
+  using Request = distance::Request;
+  static constexpr const char* kNumber = "01";
+  static constexpr const char* kProblem = "pairwise squared distances";
+  static constexpr const char* kSummary = "C[i][j] = sum over x of (A[i][x] - B[j][x])^2.";
+  static constexpr int kCpuReps = 3, kGpuReps = 20, kCpuWarmup = 0;  // long CPU runs need no warm-up
+  static constexpr const char* kSetByInput[] = {"m", "k", "n", "offset"};
+  static bool every_core(const Step& step) { return step.cpu_threads != nullptr; }
+  /// --m, --k, --n, --type, --offset; --scalar-loads for the steps that take it.
+  static void declare(course::CommandLine& cli, const Step& step);
+  /// Their values, checked; with --input, the type is the file's (a --type that disagrees is refused).
+  static void read(const course::CommandLine& cli, const Step& step, Request& request);
+  /// The step, the size, the terms (one per (i, j, x)) and the least traffic (A and B read, C written).
+  static course::Measurement describe(const Step& step, const Request& request);
+  /// Loads the problem, times the step (C poisoned before every run), checks and reports.
+  static int run(const Step& step, Request& request);
+};
 
-/// The problem a request names: read from --input, or made by the seeded generator.
+/// The problem a request names, read from --input or made by the seeded generator; the request's
+/// sizes become the problem's.
 template <class T>
-Problem<T> load_problem(const Request& request);
-
-/// A measurement of `step` on an M x K x N problem, before it is timed: names, size, the terms counted.
-course::Measurement describe(const Step& step, const Request& request);
+Problem<T> load_problem(Request& request);
 
 /// Completes and prints the report of a run: the ceiling (GPU steps), the check against the
 /// reference, the largest relative error; writes C to --output when asked. Returns the exit code.
 template <class T>
 int finish(course::Measurement m, const Step& step, const Problem<T>& p, const std::vector<T>& c,
            const Request& request);
-
-/// The lesson's program around `step`: parses, makes the problem, runs, times, checks, reports.
-int step_main(int argc, char** argv, const Step& step);
 
 /// Runs a GPU step once on `p` (C poisoned first) and returns C. Used by the tests.
 template <class T>

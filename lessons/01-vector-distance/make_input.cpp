@@ -1,6 +1,5 @@
 // lesson01_make_input: writes a test file for lesson 01, seeded matrices A (M x N) and B (K x N) in the
 // course's binary format, for the step programs' --input (and for course_inspect).
-#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -24,21 +23,16 @@ int main(int argc, char** argv) {
     cli.add_text("output", "", "the file to write (required)", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     if (!cli.given("output")) throw course::UsageError("--output FILE is required");
-    const std::string type = cli.text("type");
-    if (type != "float32" && type != "int32")
-      throw course::UsageError("--type: '" + type + "' is not one of float32, int32");
-    const double offset = course::parse_number(cli.text("offset"), "offset");
-    if (offset > 1e6) throw course::UsageError("--offset: " + cli.text("offset") + " is too large (at most 1000000)");
-    if (type == "int32" && offset != std::floor(offset))
-      throw course::UsageError("--offset: int32 values need a whole offset, not " + cli.text("offset"));
+    const distance::Type type = distance::parse_type(cli.text("type"));
+    const double offset = distance::parse_offset(cli.text("offset"), type);
     const std::size_t m = cli.size("m"), k = cli.size("k"), n = cli.size("n");
     const auto seed = static_cast<std::uint64_t>(cli.integer("seed"));
-    if (type == "int32")
+    if (type == distance::Type::Int32)
       distance::write_problem(cli.text("output"), distance::make_problem<std::int32_t>(m, k, n, seed, offset));
     else
       distance::write_problem(cli.text("output"), distance::make_problem<float>(m, k, n, seed, offset));
     std::cout << "wrote " << cli.text("output") << ": A " << m << " x " << n << ", B " << k << " x " << n << " ("
-              << type << ")\n";
+              << cli.text("type") << ")\n";
     return course::kExitPass;
   });
 }

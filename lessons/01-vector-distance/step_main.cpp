@@ -2,4 +2,4 @@
 // itself is kThisStep, defined in the step's file.
 #include "distance.h"
 
-int main(int argc, char** argv) { return distance::step_main(argc, argv, distance::kThisStep); }
+int main(int argc, char** argv) { return course::step_main<distance::Lesson>(argc, argv, distance::kThisStep); }

@@ -17,9 +17,10 @@
 // buffers (reading and writing one buffer in place would let a thread read an element that another
 // thread has already updated in the same round).
 //
-// This file is the lesson's host side on one page: main() reads the options, makes the problem,
-// allocates device memory, copies the input over, launches the rounds, copies the result back and
-// checks it. Later steps leave that to the lesson's harness (segmented_scan.cpp).
+// This file is the lesson's host side on one page: once the course's step skeleton has read the
+// options, main() makes the problem, allocates device memory, copies the input over, launches the
+// rounds, copies the result back and checks it. Later steps leave that to the lesson's harness
+// (segmented_scan.cpp, step_main.cpp).
 //
 // Launch: 256 threads per block (or --threads, whole warps), one thread per element.
 #include <cuda_runtime.h>
@@ -34,7 +35,6 @@
 #include "course/device.h"
 #include "course/errors.h"
 #include "course/launch.h"
-#include "course/program.h"
 #include "course/report.h"
 #include "segmented_scan.h"
 
@@ -85,15 +85,11 @@ void hillis_steele_scan(const T* values, const std::uint8_t* flags, T* result, s
 
 // The host side: allocate, copy in, run (timed), copy back, check.
 template <class T, class Op>
-int scan_on_gpu(const segscan::Options& options) {
-  const segscan::Problem<T> p = segscan::load_problem<T, Op>(options);
+int scan_on_gpu(segscan::Request& request) {
+  const segscan::Problem<T> p = segscan::load_problem<T, Op>(request);  // generated, or read from --input
   const std::size_t n = p.values.size();
-  segscan::Options ran = options;
-  ran.n = n;
-  course::Measurement m = segscan::describe(segscan::kThisStep, ran);
-  std::string why;
-  if (!course::cuda_device_available(&why))
-    return course::report_skipped(options.program, m, why, options.common.format);
+  course::Measurement m = segscan::Lesson::describe(segscan::kThisStep, request);
+  course::require_cuda_device();
 
   // Device memory: the input (values and flags), the result, and the spare buffers of the ping-pong.
   const std::size_t value_bytes = n * sizeof(T), flag_bytes = n;
@@ -114,9 +110,9 @@ int scan_on_gpu(const segscan::Options& options) {
 
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const int threads = course::whole_warps(options.requested.threads, 256);
+  const int threads = course::whole_warps(request.requested.threads, 256);
   m.time = segscan::time_runs(
-      options, stream,
+      request, stream,
       [&](cudaStream_t s) {
         hillis_steele_scan<T, Op>(d_values, d_flags, d_result, n, d_spare_values, d_spare_flags_a, d_spare_flags_b,
                                   threads, s);
@@ -130,7 +126,7 @@ int scan_on_gpu(const segscan::Options& options) {
                        static_cast<void*>(d_flags), static_cast<void*>(d_spare_flags_a),
                        static_cast<void*>(d_spare_flags_b)})
     CUDA_CHECK(cudaFree(buffer));
-  return segscan::report<T, Op>(m, p, result, options);
+  return segscan::report<T, Op>(m, p, result, request);
 }
 
 // The same scan described for the lesson's tests (which run every step through one interface):
@@ -162,18 +158,11 @@ const segscan::Step segscan::kThisStep = {"02", "Hillis-Steele, global memory, a
                                           nullptr, plan, run, segscan::kThreadsOption};
 
 int main(int argc, char** argv) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    segscan::Options options;
-    if (!segscan::parse_options(argc, argv, segscan::kThisStep, options)) return course::kExitPass;  // --help
-    std::string why;
-    if (options.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, segscan::describe(segscan::kThisStep, options), why,
-                                    options.common.format);
-    if (!options.common.input.empty()) options.scan.type = segscan::file_value_type(options.common.input);
+  // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.
+  return course::step_main<segscan::Lesson>(argc, argv, segscan::kThisStep, [](segscan::Request& request) {
     // The element type and operator are chosen at run time; each of the 24 pairs has its own kernel.
-    return segscan::with_scan_types(options.scan, [&](auto value, auto op) -> int {
-      return scan_on_gpu<decltype(value), decltype(op)>(options);
+    return segscan::with_scan_types(request.scan, [&](auto value, auto op) -> int {
+      return scan_on_gpu<decltype(value), decltype(op)>(request);
     });
   });
 }

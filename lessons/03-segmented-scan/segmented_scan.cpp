@@ -1,12 +1,12 @@
-// Lesson 03, segmented scan: the plumbing every step program shares. It parses the command line,
-// makes or reads the problem, runs the step (timed, with the result poisoned before every run), checks
-// the result against a sequential reference and prints the report.
+// Lesson 03, segmented scan: what the lesson's step programs share. The course's step skeleton
+// (course/step_program.h) parses the command line; the lesson makes or reads the problem, runs the
+// step (timed, with the result poisoned before every run), checks the result against a sequential
+// reference and reports.
 #include "segmented_scan.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <iostream>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -16,7 +16,6 @@
 #include "course/check.h"
 #include "course/data.h"
 #include "course/errors.h"
-#include "course/program.h"
 
 namespace segscan {
 
@@ -337,11 +336,7 @@ course::Verdict check(const Problem<T>& p, const T* result) {
 // ---------------------------------------------------------------------------------------------
 // The programs
 
-bool parse_options(int argc, char** argv, const Step& step, Options& options) {
-  const bool gpu = step.run_gpu != nullptr;
-  options.program = course::program_name(argv[0]);
-  course::CommandLine cli(options.program, std::string("Lesson 03, step ") + step.number +
-                                               ": segmented inclusive scan, " + step.title + ".");
+void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("n", kDefaultCount, "elements", 1, kMaxCount);
   cli.add_text("type", "float", "element type: int32, uint32, float, double, int64 or uint64", "TYPE");
   cli.add_text("op", "sum", "operator: sum, max, min or product", "OP");
@@ -351,7 +346,6 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
                "PATTERN");
   cli.add_flag("host-clock", "time each run on the host's clock, from the first launch to the end of a stream "
                              "synchronization (launch overhead included)");
-  cli.add_common_options(gpu ? 20 : 3);
   if (step.options & kThreadsOption) cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
   if (step.options & kItemsOption)
     cli.add_integer("items", 0, "elements per thread: 8, 16 or 32 (0: the step's choice)", 0, 32);
@@ -359,61 +353,60 @@ bool parse_options(int argc, char** argv, const Step& step, Options& options) {
     cli.add_flag("no-padding", "leave out the shared-memory padding (to see the bank conflicts it avoids)");
   if (step.options & kScalarLoadsOption)
     cli.add_flag("scalar-loads", "each thread reads and writes its elements one at a time, not 16 bytes at a time");
-  if (!cli.parse(argc, argv)) return false;
+}
 
-  options.common = cli.common();
-  options.n = cli.size("n");
-  options.scan.type = parse_value_type(cli.text("type"));
-  options.scan.op = parse_operator(cli.text("op"));
-  options.pattern = parse_pattern(cli.text("segments"));
-  options.host_clock = cli.flag("host-clock");
-  if (step.options & kThreadsOption) options.requested.threads = static_cast<int>(cli.integer("threads"));
+void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
+  request.n = cli.size("n");
+  request.scan.type = parse_value_type(cli.text("type"));
+  request.scan.op = parse_operator(cli.text("op"));
+  request.pattern = parse_pattern(cli.text("segments"));
+  request.host_clock = cli.flag("host-clock");
+  if (step.options & kThreadsOption) request.requested.threads = static_cast<int>(cli.integer("threads"));
   if (step.options & kItemsOption) {
     const long long items = cli.integer("items");
     if (items != 0 && items != 8 && items != 16 && items != 32)
       throw course::UsageError("--items: " + std::to_string(items) + " is not one of 8, 16, 32");
-    options.requested.items = static_cast<int>(items);
+    request.requested.items = static_cast<int>(items);
   }
-  if (step.options & kPaddingOption) options.requested.padding = !cli.flag("no-padding");
-  if (step.options & kScalarLoadsOption) options.requested.scalar_loads = cli.flag("scalar-loads");
-  if (!options.common.input.empty() && (cli.given("n") || cli.given("type") || cli.given("segments")))
-    throw course::UsageError("--n, --type and --segments cannot be combined with --input (the file sets them)");
-  return true;
+  if (step.options & kPaddingOption) request.requested.padding = !cli.flag("no-padding");
+  if (step.options & kScalarLoadsOption) request.requested.scalar_loads = cli.flag("scalar-loads");
+  if (!request.common.input.empty()) request.scan.type = file_value_type(request.common.input);
 }
 
-course::Measurement describe(const Step& step, const Options& options) {
+course::Measurement Lesson::describe(const Step& step, const Request& request) {
   course::Measurement m;
-  m.lesson = "03";
+  m.lesson = kNumber;
   m.step = step.number;
   m.title = step.title;
   m.kind = step.kind;
-  m.size = "n=" + std::to_string(options.n) + " " + name_of(options.scan.type) + " " + name_of(options.scan.op);
+  m.size = "n=" + std::to_string(request.n) + " " + name_of(request.scan.type) + " " + name_of(request.scan.op);
   // The bytes that must move: the values in, the flags in (one byte each), the values out.
-  m.bytes = static_cast<double>(options.n) * (2.0 * value_bytes(options.scan.type) + 1.0);
-  m.operations = static_cast<double>(options.n);  // the operator applied once per element, as step 01 does
+  m.bytes = static_cast<double>(request.n) * (2.0 * value_bytes(request.scan.type) + 1.0);
+  m.operations = static_cast<double>(request.n);  // the operator applied once per element, as step 01 does
   m.operation = "operator application";
   m.rate_unit = "GB/s";
   return m;
 }
 
 template <class T, class Op>
-Problem<T> load_problem(const Options& options) {
-  const bool from_file = !options.common.input.empty();
-  Problem<T> p = from_file ? read_problem<T>(options.common.input)
-                           : make_problem<T>(options.n, options.scan.op, options.pattern, options.common.seed);
-  require_defined<T, Op>(p, from_file ? options.common.input : std::string("the generated input"));
+Problem<T> load_problem(Request& request) {
+  const bool from_file = !request.common.input.empty();
+  Problem<T> p = from_file ? read_problem<T>(request.common.input)
+                           : make_problem<T>(request.n, request.scan.op, request.pattern, request.common.seed);
+  require_defined<T, Op>(p, from_file ? request.common.input : std::string("the generated input"));
+  request.n = p.values.size();
   return p;
 }
 
-course::TimingStats time_runs(const Options& options, cudaStream_t stream, const std::function<void(cudaStream_t)>& run,
+course::TimingStats time_runs(const Request& request, cudaStream_t stream, const std::function<void(cudaStream_t)>& run,
                               const std::function<void(cudaStream_t)>& before_each) {
-  if (!options.host_clock) return course::time_gpu(run, options.common.timing, stream, before_each);
+  if (!request.host_clock) return course::time_gpu(run, request.common.timing, stream, before_each);
   return course::time_cpu(
       [&] {
         run(stream);
         CUDA_CHECK(cudaStreamSynchronize(stream));
       },
-      options.common.timing,
+      request.common.timing,
       [&] {
         before_each(stream);
         CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -421,21 +414,14 @@ course::TimingStats time_runs(const Options& options, cudaStream_t stream, const
 }
 
 template <class T, class Op>
-int report(course::Measurement m, const Problem<T>& p, const std::vector<T>& result, const Options& options) {
-  if (m.kind == std::string("cpu")) {
-    m.device = "CPU, 1 thread";
-  } else {
+int report(course::Measurement m, const Problem<T>& p, const std::vector<T>& result, const Request& request) {
+  if (m.kind != "cpu") {
     m.device = course::query_device().name;
-    m.ceiling = options.common.copy_bandwidth_gbs > 0 ? options.common.copy_bandwidth_gbs
-                                                      : course::measure_copy_bandwidth_gbs();
-    m.ceiling_name = "copy bandwidth";
+    course::set_bandwidth_ceiling(m, request.common, course::Bandwidth::kCopy);
   }
   const course::Verdict v = check<T, Op>(p, result.data());
-  m.verdict = v.pass ? "PASS" : "FAIL";
-  m.detail = v.describe();
-  course::print_measurement(std::cout, m, options.common.format);
-  if (!options.common.output.empty()) course::write_single_vector(options.common.output, result);
-  return v.pass ? course::kExitPass : course::kExitFail;
+  return course::finish_step(m, v.pass, v.describe(), request,
+                             [&](const std::string& path) { course::write_single_vector(path, result); });
 }
 
 namespace {
@@ -444,24 +430,22 @@ void poison(std::vector<T>& result) {
   std::memset(static_cast<void*>(result.data()), 0xFF, result.size() * sizeof(T));
 }
 
+// Lesson::run for element type T and operator Op.
 template <class T, class Op>
-int run_step(const Step& step, Options& options) {
-  const Problem<T> p = load_problem<T, Op>(options);
+int run_step(const Step& step, Request& request) {
+  const Problem<T> p = load_problem<T, Op>(request);
   const std::size_t n = p.values.size();
-  options.n = n;
-  course::Measurement m = describe(step, options);
+  course::Measurement m = Lesson::describe(step, request);
   std::vector<T> result(n);
 
-  if (step.run_gpu == nullptr) {
-    m.time = course::time_cpu([&] { step.run_cpu(p.values.data(), p.flags.data(), result.data(), n, options.scan); },
-                              options.common.timing, [&] { poison(result); });
-    return report<T, Op>(m, p, result, options);
+  if (!course::runs_on_gpu(step)) {
+    course::time_cpu_step(
+        m, request, 1, [&] { step.run_cpu(p.values.data(), p.flags.data(), result.data(), n, request.scan); },
+        [&] { poison(result); });
+    return report<T, Op>(m, p, result, request);
   }
-  std::string why;
-  if (!course::cuda_device_available(&why))
-    return course::report_skipped(options.program, m, why, options.common.format);
-  const course::DeviceFacts device = course::query_device();
-  const LaunchPlan plan = step.plan(n, options.scan, device, options.requested);
+  course::require_cuda_device();
+  const LaunchPlan plan = step.plan(n, request.scan, course::query_device(), request.requested);
   course::DeviceBuffer<T> d_values(n, "values"), d_result(n, "result");
   course::DeviceBuffer<std::uint8_t> d_flags(n, "flags");
   course::DeviceBuffer<unsigned char> scratch(plan.scratch_bytes, "scratch");
@@ -469,28 +453,19 @@ int run_step(const Step& step, Options& options) {
   d_flags.upload(p.flags);
   course::Stream stream;
   m.time = time_runs(
-      options, stream.get(),
+      request, stream.get(),
       [&](cudaStream_t s) {
-        step.run_gpu(d_values.data(), d_flags.data(), d_result.data(), n, options.scan, plan, scratch.data(), s);
+        step.run_gpu(d_values.data(), d_flags.data(), d_result.data(), n, request.scan, plan, scratch.data(), s);
       },
       [&](cudaStream_t s) { d_result.poison(s); });
   d_result.download(result.data(), n);
-  return report<T, Op>(m, p, result, options);
+  return report<T, Op>(m, p, result, request);
 }
 }  // namespace
 
-int step_main(int argc, char** argv, const Step& step) {
-  const std::string program = course::program_name(argv[0]);
-  return course::run_program(program.c_str(), [&]() -> int {
-    Options options;
-    if (!parse_options(argc, argv, step, options)) return course::kExitPass;
-    std::string why;
-    if (step.run_gpu != nullptr && options.common.input.empty() && !course::cuda_device_available(&why))
-      return course::report_skipped(program, describe(step, options), why, options.common.format);
-    if (!options.common.input.empty()) options.scan.type = file_value_type(options.common.input);
-    return with_scan_types(options.scan, [&](auto value, auto op) -> int {
-      return run_step<decltype(value), decltype(op)>(step, options);
-    });
+int Lesson::run(const Step& step, Request& request) {
+  return with_scan_types(request.scan, [&](auto value, auto op) -> int {
+    return run_step<decltype(value), decltype(op)>(step, request);
   });
 }
 
@@ -531,9 +506,9 @@ std::vector<T> run_cpu_once(const Step& step, const Problem<T>& p) {
   template Scan scan_of<T, Op>();                                                             \
   template void require_defined<T, Op>(const Problem<T>&, const std::string&);                \
   template course::Verdict check<T, Op>(const Problem<T>&, const T*);                         \
-  template Problem<T> load_problem<T, Op>(const Options&);                                    \
+  template Problem<T> load_problem<T, Op>(Request&);                                         \
   template int report<T, Op>(course::Measurement, const Problem<T>&, const std::vector<T>&,   \
-                             const Options&);                                                 \
+                             const Request&);                                                 \
   template std::vector<T> run_gpu_once<T, Op>(const Step&, const Problem<T>&, const LaunchPlan&); \
   template std::vector<T> run_cpu_once<T, Op>(const Step&, const Problem<T>&);
 

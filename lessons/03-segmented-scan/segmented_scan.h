@@ -11,7 +11,9 @@
 // Operators sum, max, min and product (operators.h); element types int32, uint32, float, double, int64
 // and uint64, both chosen at run time. Each step file writes its kernels once, as templates, and
 // defines one `Step`, kThisStep; with_scan_types() below turns the run-time choice into the template
-// arguments. Flags are one byte each on the GPU (see README.md for why).
+// arguments. Flags are one byte each on the GPU (see README.md for why). The lesson's main
+// (step_main.cpp) hands the step to the course's step skeleton with the `Lesson` below; step 02, the
+// page that shows the host side in full, runs its own host side with the pieces below.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "course/cli.h"
 #include "course/device.h"
 #include "course/report.h"
+#include "course/step_program.h"
 #include "course/timing.h"
 #include "course/verify.h"
 #include "operators.h"
@@ -184,10 +186,9 @@ struct Step {
 /// The step a program or test was built with (each step file defines it).
 extern const Step kThisStep;
 
-/// Everything a step program was asked to do.
-struct Options {
-  std::string program;          ///< the program's name, for messages
-  course::CommonOptions common; ///< --seed, --reps, --warmup, --csv/--json, --input, --output, ...
+/// What a step program was asked to do, with the element type taken from the input file when there
+/// is one.
+struct Request : course::StepRequest {
   std::size_t n = kDefaultCount;
   Scan scan;
   Pattern pattern = Pattern::Random;
@@ -195,30 +196,43 @@ struct Options {
   bool host_clock = false;      ///< --host-clock: time on the host, launches and the wait included
 };
 
-/// Declares and parses the lesson's options for @p step. Returns false when --help was printed.
-/// @throws course::UsageError for anything malformed, unknown or contradictory
-bool parse_options(int argc, char** argv, const Step& step, Options& options);
+/// Lesson 03 as the course's step skeleton sees it (course/step_program.h): its options, its
+/// measurement, and one run of a step. Every step program is course::step_main<Lesson>.
+struct Lesson {
+  using Step = segscan::Step;
+  using Request = segscan::Request;
+  static constexpr const char* kNumber = "03";
+  static constexpr const char* kProblem = "segmented inclusive scan";
+  static constexpr const char* kSummary = "";
+  static constexpr int kCpuReps = 3, kGpuReps = 20, kCpuWarmup = 3;
+  static constexpr const char* kSetByInput[] = {"n", "type", "segments"};
+  static bool every_core(const Step&) { return false; }
+  /// --n, --type, --op, --segments, --host-clock; the options of Step::options.
+  static void declare(course::CommandLine& cli, const Step& step);
+  /// Their values, checked; with --input, the element type is the file's.
+  static void read(const course::CommandLine& cli, const Step& step, Request& request);
+  /// The step, the size, the bytes it must move (values in, flags in, values out) and the operator
+  /// applications (one per element).
+  static course::Measurement describe(const Step& step, const Request& request);
+  /// Loads the problem, times the step (its result poisoned before every run), checks and reports.
+  static int run(const Step& step, Request& request);
+};
 
-/// The measurement of a step before it runs: names, size, the bytes it must move (values in, flags
-/// in, values out).
-course::Measurement describe(const Step& step, const Options& options);
-
-/// The problem the options ask for: read from --input, or generated; checked with require_defined().
+/// The problem the request asks for: read from --input, or generated; checked with require_defined().
+/// The request's n becomes the problem's.
 template <class T, class Op>
-Problem<T> load_problem(const Options& options);
+Problem<T> load_problem(Request& request);
 
-/// Times @p run as the options say: with events on the GPU after warm-up (the default, L2 cache
+/// Times @p run as the request says: with events on the GPU after warm-up (the default, L2 cache
 /// evicted before each run), or with --host-clock on the host's clock from the first launch to the end
 /// of a stream synchronization. @p before_each (untimed) poisons the output.
-course::TimingStats time_runs(const Options& options, cudaStream_t stream, const std::function<void(cudaStream_t)>& run,
+course::TimingStats time_runs(const Request& request, cudaStream_t stream, const std::function<void(cudaStream_t)>& run,
                               const std::function<void(cudaStream_t)>& before_each);
 
-/// Checks @p result, completes and prints @p m, writes --output, and returns the exit code.
+/// Checks @p result, completes and prints @p m (with the GPU's copy bandwidth as the ceiling of a GPU
+/// step), writes --output, and returns the exit code.
 template <class T, class Op>
-int report(course::Measurement m, const Problem<T>& p, const std::vector<T>& result, const Options& options);
-
-/// The lesson's program for steps that use the harness: options, problem, timed runs, check, report.
-int step_main(int argc, char** argv, const Step& step);
+int report(course::Measurement m, const Problem<T>& p, const std::vector<T>& result, const Request& request);
 
 /// Runs a GPU step once on @p p (result poisoned first) and returns the result. Used by the tests.
 template <class T, class Op>

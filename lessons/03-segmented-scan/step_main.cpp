@@ -2,4 +2,4 @@
 // the step itself is kThisStep, defined in the step's file.
 #include "segmented_scan.h"
 
-int main(int argc, char** argv) { return segscan::step_main(argc, argv, segscan::kThisStep); }
+int main(int argc, char** argv) { return course::step_main<segscan::Lesson>(argc, argv, segscan::kThisStep); }
