@@ -356,11 +356,29 @@ function(course_add_cpu_threads_tests)
     CASES "--cpu-threads on a step without it|--cpu-threads 2|unknown option --cpu-threads")
 endfunction()
 
+# course_add_refusal_test(NAME <test name> COMMAND <program> [<argument>...] MESSAGE <text>
+#                         LABELS <label>... [FIXTURES <fixture>...])
+# The course's one check for a refused command: it must exit with code 2, print exactly one line on
+# standard error, containing MESSAGE, and nothing on standard output (cmake/ExpectUsageError.cmake).
+# FIXTURES names the CTest fixtures that make its files (FIXTURES_REQUIRED).
+function(course_add_refusal_test)
+  cmake_parse_arguments(R "" "NAME;MESSAGE" "COMMAND;LABELS;FIXTURES" ${ARGN})
+  list(POP_FRONT R_COMMAND program)
+  string(REPLACE ";" "|" arguments "${R_COMMAND}")
+  add_test(NAME "${R_NAME}"
+           COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${program}" "-DARGUMENTS=${arguments}" "-DMESSAGE=${R_MESSAGE}"
+                   -P ${PROJECT_SOURCE_DIR}/cmake/ExpectUsageError.cmake)
+  set_tests_properties("${R_NAME}" PROPERTIES LABELS "${R_LABELS}")
+  if(R_FIXTURES)
+    set_tests_properties("${R_NAME}" PROPERTIES FIXTURES_REQUIRED "${R_FIXTURES}")
+  endif()
+endfunction()
+
 # course_add_usage_tests(LESSON <nn> PROGRAMS <target>... [CASES "<what>|<arguments>|<message>"...]
 #                        [NO_DEFAULTS])
 # For each program: bad sizes, unknown options, missing and malformed files (and the lesson's own
 # CASES: arguments separated by spaces, the message the one line must contain) must each produce
-# exactly one line on standard error and exit code 2 (cmake/ExpectUsageError.cmake checks both).
+# exactly one line on standard error and exit code 2 (course_add_refusal_test).
 # NO_DEFAULTS tries only the CASES given.
 function(course_add_usage_tests)
   cmake_parse_arguments(U "NO_DEFAULTS" "LESSON" "PROGRAMS;CASES" ${ARGN})
@@ -387,11 +405,9 @@ function(course_add_usage_tests)
       list(GET parts 1 arguments)
       list(GET parts 2 message)
       separate_arguments(arguments UNIX_COMMAND "${arguments}")
-      string(REPLACE ";" "|" arguments "${arguments}")
-      add_test(NAME "lesson${U_LESSON}.${short}: rejects ${what}"
-               COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGUMENTS=${arguments}"
-                       "-DMESSAGE=${message}" -P ${PROJECT_SOURCE_DIR}/cmake/ExpectUsageError.cmake)
-      set_tests_properties("lesson${U_LESSON}.${short}: rejects ${what}" PROPERTIES LABELS "cpu;lesson${U_LESSON};usage")
+      course_add_refusal_test(NAME "lesson${U_LESSON}.${short}: rejects ${what}"
+                              COMMAND $<TARGET_FILE:${program}> ${arguments} MESSAGE "${message}"
+                              LABELS cpu lesson${U_LESSON} usage)
     endforeach()
   endforeach()
 endfunction()

@@ -200,10 +200,10 @@ CommandLine& CommandLine::add_cpu_threads_option() {
   return *this;
 }
 
-CommandLine& CommandLine::add_common_options(int default_reps) {
+CommandLine& CommandLine::add_common_options(int default_reps, int default_warmup) {
   add_integer("seed", 1, "seed of the input data generator", 0, std::numeric_limits<long long>::max());
   add_integer("reps", default_reps, "timed repetitions (the median is reported)", 1, 100000);
-  add_integer("warmup", 3, "untimed runs before timing", 0, 1000);
+  add_integer("warmup", default_warmup, "untimed runs before timing", 0, 1000);
   add_flag("csv", "print a CSV header and one row instead of text");
   add_flag("json", "print one JSON object instead of text");
   add_text("input", "", "read the input from this course binary file instead of generating it", "FILE");

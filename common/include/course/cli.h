@@ -74,9 +74,10 @@ class CommandLine {
   /// Declares a switch that takes no value.
   CommandLine& add_flag(const std::string& name, const std::string& help);
   /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output, --copy-bandwidth,
-  /// --read-bandwidth and --shrink, with @p default_reps timed repetitions. `--shrink k` halves every size option k times
-  /// (never below its minimum), which the runner uses when a table's size does not fit the GPU.
-  CommandLine& add_common_options(int default_reps = 20);
+  /// --read-bandwidth and --shrink, with @p default_reps timed repetitions after @p default_warmup
+  /// untimed ones. `--shrink k` halves every size option k times (never below its minimum), which the
+  /// runner uses when a table's size does not fit the GPU.
+  CommandLine& add_common_options(int default_reps = 20, int default_warmup = 3);
   /// Declares --cpu-threads, for a step that runs on every core with OpenMP: how many threads it uses
   /// (0, the default: every core). Pass its value to set_cpu_threads() (course/device.h).
   CommandLine& add_cpu_threads_option();

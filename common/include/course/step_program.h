@@ -77,13 +77,12 @@ int step_main(int argc, char** argv, const typename Lesson::Step& step,
     CommandLine cli(request.program,
                     step_summary(Lesson::kNumber, step.number, Lesson::kProblem, step.title, Lesson::kSummary));
     Lesson::declare(cli, step);
-    cli.add_common_options(gpu ? Lesson::kGpuReps : Lesson::kCpuReps);
+    cli.add_common_options(gpu ? Lesson::kGpuReps : Lesson::kCpuReps, gpu ? 3 : Lesson::kCpuWarmup);
     const bool every_core = !gpu && Lesson::every_core(step);
     if (every_core) cli.add_cpu_threads_option();
     if (!cli.parse(argc, argv)) return kExitPass;  // --help
     if (every_core) set_cpu_threads(static_cast<int>(cli.integer("cpu-threads")));
     request.common = cli.common();
-    if (!gpu && !cli.given("warmup")) request.common.timing.warmup = Lesson::kCpuWarmup;
     if (!request.common.input.empty())
       reject_with_input(cli, {std::begin(Lesson::kSetByInput), std::end(Lesson::kSetByInput)});
     Lesson::read(cli, step, request);
