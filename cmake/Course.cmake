@@ -60,11 +60,11 @@ endfunction()
 # course_add_lesson(<number> <title> SMALL <arguments>...)
 #   e.g. course_add_lesson(02 "Max reduction" SMALL --n 1000003)
 # SMALL gives the arguments of a small run of every step, for checks that slow kernels down a
-# hundredfold (compute-sanitizer in .ci/gpu-check).
+# hundredfold (the compute-sanitizer tests, course_add_sanitizer_tests).
 function(course_add_lesson number title)
   cmake_parse_arguments(L "" "" "SMALL" ${ARGN})
   _course_manifest(${number} "lesson" "-" "${title}")
-  _course_manifest(${number} "small" "-" "${L_SMALL}")
+  set_property(GLOBAL PROPERTY COURSE_SMALL_${number} "${L_SMALL}")
 endfunction()
 
 # course_add_lesson_library(<target> <sources>...)
@@ -89,6 +89,44 @@ function(course_add_exercise_support)
   target_link_libraries(exercise${X_LESSON}_support INTERFACE course::common ${X_LESSON_LIBRARY})
 endfunction()
 
+# Where compute-sanitizer is (the CUDA Toolkit's own copy first); an empty result makes the
+# sanitizer tests report themselves as skipped.
+find_program(COURSE_COMPUTE_SANITIZER compute-sanitizer
+             HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
+
+# _course_sanitize(<nn> <target> STEP|REPORT|GRADER [<arguments>...])
+# Three tests of one GPU program under compute-sanitizer (memcheck, racecheck, synccheck), named
+# "lesson<nn>.<program>.<tool>: ...", labels sanitizer, gpu, lesson<nn>. A step runs once on the
+# lesson's small size (course_add_lesson's SMALL); a report program runs on its own arguments and the small size; a grader runs every case
+# but those of the default (large) size. CPU steps are not sanitized.
+function(_course_sanitize lesson target kind)
+  if(NOT COURSE_BUILD_TESTS OR target MATCHES "_cpu_")
+    return()
+  endif()
+  string(REGEX REPLACE "^(lesson|solution)[0-9]+_" "" short ${target})
+  set(arguments ${ARGN})
+  if(kind STREQUAL "STEP")
+    set(arguments --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1)
+  endif()
+  if(NOT kind STREQUAL "GRADER")
+    get_property(small GLOBAL PROPERTY COURSE_SMALL_${lesson})
+    list(PREPEND arguments ${small})
+  else()
+    set(arguments "~*default size*")
+    set(short "exercise.${short}")
+  endif()
+  string(REPLACE ";" "|" arguments "${arguments}")
+  foreach(tool memcheck racecheck synccheck)
+    set(name "lesson${lesson}.${short}.${tool}: compute-sanitizer finds no error")
+    add_test(NAME "${name}"
+             COMMAND ${CMAKE_COMMAND} -DSANITIZER=${COURSE_COMPUTE_SANITIZER} -DTOOL=${tool}
+                     -DPROGRAM=$<TARGET_FILE:${target}> "-DARGUMENTS=${arguments}"
+                     -P ${PROJECT_SOURCE_DIR}/cmake/Sanitize.cmake)
+    set_tests_properties("${name}" PROPERTIES LABELS "sanitizer;gpu;lesson${lesson}" TIMEOUT 600
+                         SKIP_REGULAR_EXPRESSION "sanitizer check skipped:")
+  endforeach()
+endfunction()
+
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]
 #                 [TEST_SOURCES ...] [TEST_LABELS ...] [TABLE <title>] [RUN_ARGS ...])
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu> STANDALONE [LIBRARIES ...] [RUN_ARGS ...])
@@ -108,6 +146,7 @@ function(course_add_step)
     add_executable(${target} ${S_SOURCE})
     target_link_libraries(${target} PRIVATE ${S_LIBRARIES})
     _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    _course_sanitize(${S_LESSON} ${target} STEP)
     if(NOT S_TEST_SOURCES)
       return()
     endif()
@@ -128,6 +167,7 @@ function(course_add_step)
     add_executable(${target} ${S_MAIN})
     target_link_libraries(${target} PRIVATE ${target}_kernels)
     _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    _course_sanitize(${S_LESSON} ${target} STEP)
   endif()
   if(COURSE_BUILD_TESTS AND S_TEST_SOURCES)
     add_executable(${target}_test ${S_TEST_SOURCES})
@@ -140,6 +180,26 @@ function(course_add_step)
     course_discover_tests(${target}_test PREFIX "lesson${S_LESSON}.${stem}: "
                           LABELS lesson${S_LESSON} ${S_TEST_LABELS})
   endif()
+endfunction()
+
+# course_add_steps(LESSON <nn> LIBRARIES <target>... STEPS <NN_name.cpp|.cu>...)
+# A lesson's usual steps, in ladder order: each is its file plus the lesson's main (step_main.cpp),
+# tested by tests/test_cpu_step.cpp (a .cpp step, label cpu) or tests/test_gpu_step.cpp (a .cu step,
+# label gpu). A step whose name holds "cublas" is also linked with cuBLAS.
+function(course_add_steps)
+  cmake_parse_arguments(S "" "LESSON" "LIBRARIES;STEPS" ${ARGN})
+  foreach(step IN LISTS S_STEPS)
+    set(libraries ${S_LIBRARIES})
+    if(step MATCHES "cublas")
+      list(APPEND libraries CUDA::cublas)
+    endif()
+    set(side cpu)
+    if(step MATCHES "\\.cu$")
+      set(side gpu)
+    endif()
+    course_add_step(LESSON ${S_LESSON} SOURCE ${step} MAIN step_main.cpp LIBRARIES ${libraries}
+                    TEST_SOURCES tests/test_${side}_step.cpp TEST_LABELS ${side})
+  endforeach()
 endfunction()
 
 # course_add_ladder_run(LESSON <nn> TABLE <title> STEPS <target>... ARGS ...)
@@ -201,6 +261,7 @@ function(course_add_report)
   else()
     _course_manifest(${R_LESSON} "report" ${R_TARGET} "${R_ARGS}")
   endif()
+  _course_sanitize(${R_LESSON} ${R_TARGET} REPORT ${R_ARGS})
 endfunction()
 
 # course_add_exercise(LESSON <nn> NAME <name> SOURCE <file> GRADER <test source> PROBLEM <class>
@@ -275,6 +336,7 @@ function(course_add_exercise)
   if(COURSE_BUILD_TESTS)
     course_discover_tests(solution${E_LESSON}_${E_NAME}_grade PREFIX "grading.${E_LESSON}.${E_NAME}.solution: "
                           LABELS grading gpu lesson${E_LESSON})
+    _course_sanitize(${E_LESSON} solution${E_LESSON}_${E_NAME}_grade GRADER)
     if(COURSE_CHECK_STUBS)
       course_discover_tests(exercise${E_LESSON}_${E_NAME}_grade
                             PREFIX "grading.${E_LESSON}.${E_NAME}.stub-must-fail: "

@@ -340,11 +340,7 @@ Problem<T> load_problem(Request& request) {
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
-  course::Measurement r;
-  r.lesson = kNumber;
-  r.step = step.number;
-  r.title = step.title;
-  r.kind = step.kind;
+  course::Measurement r = course::step_measurement(kNumber, step);
   r.size = std::to_string(request.m) + "x" + std::to_string(request.k) + "x" + std::to_string(request.n);
   if (request.type == Type::Int32) r.size += " int32";
   r.operations = static_cast<double>(request.m) * request.k * request.n;  // one term per (i, j, x)

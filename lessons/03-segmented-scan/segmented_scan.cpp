@@ -374,11 +374,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
-  course::Measurement m;
-  m.lesson = kNumber;
-  m.step = step.number;
-  m.title = step.title;
-  m.kind = step.kind;
+  course::Measurement m = course::step_measurement(kNumber, step);
   m.size = "n=" + std::to_string(request.n) + " " + name_of(request.scan.type) + " " + name_of(request.scan.op);
   // The bytes that must move: the values in, the flags in (one byte each), the values out.
   m.bytes = static_cast<double>(request.n) * (2.0 * value_bytes(request.scan.type) + 1.0);

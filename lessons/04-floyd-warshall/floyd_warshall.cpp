@@ -147,11 +147,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
   const std::size_t n = request.graph.vertices;
-  course::Measurement m;
-  m.lesson = kNumber;
-  m.step = step.number;
-  m.title = step.title;
-  m.kind = step.kind;
+  course::Measurement m = course::step_measurement(kNumber, step);
   m.size = "n=" + std::to_string(n);
   m.operations = static_cast<double>(n) * n * n;  // one add-min per (i, j, k)
   m.operation = "add-min";

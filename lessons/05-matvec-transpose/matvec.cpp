@@ -168,11 +168,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
   const std::size_t m = request.rows, n = request.columns;
-  course::Measurement r;
-  r.lesson = kNumber;
-  r.step = step.number;
-  r.title = step.title;
-  r.kind = step.kind;
+  course::Measurement r = course::step_measurement(kNumber, step);
   r.size = std::to_string(m) + "x" + std::to_string(n);
   // The bytes the step needs: A read once or twice, v read and C written once.
   r.bytes = static_cast<double>(step.matrix_reads) * m * n * sizeof(float) + 2.0 * n * sizeof(float);

@@ -36,7 +36,7 @@ std::string first_line(const std::string& text);
 /// profile, ...), which program, and its arguments.
 struct ManifestEntry {
   std::string lesson;  ///< "02"
-  std::string table;   ///< "ladder", "lesson", "small", "sweep", "profile", ...
+  std::string table;   ///< "ladder", "lesson", "sweep", "profile", ...
   std::string target;  ///< the program ("-" for lines that name none)
   std::string args;    ///< the rest of the line
 };

@@ -39,6 +39,17 @@ bool runs_on_gpu(const Step& step) {
   return std::string(step.kind) != "cpu";
 }
 
+/// The start of a step's measurement (Lesson::describe): which lesson and step, its title and kind.
+template <class Step>
+Measurement step_measurement(const char* lesson, const Step& step) {
+  Measurement m;
+  m.lesson = lesson;
+  m.step = step.number;
+  m.title = step.title;
+  m.kind = step.kind;
+  return m;
+}
+
 /// The first line of a step program's --help: "Lesson 02, step 05: max reduction, <title>. <summary>".
 std::string step_summary(const char* lesson, const char* step, const char* problem, const char* title,
                          const char* summary);
@@ -58,7 +69,7 @@ void reject_with_input(const CommandLine& cli, const std::vector<std::string>& o
 ///     static bool every_core(const Step&);     // a CPU step on every core (it takes --cpu-threads)
 ///     static void declare(CommandLine&, const Step&);               // the lesson's options
 ///     static void read(const CommandLine&, const Step&, Request&);  // their values, checked
-///     static Measurement describe(const Step&, const Request&);     // names, size, what is counted
+///     static Measurement describe(const Step&, const Request&);     // step_measurement(), size, what is counted
 ///     static int run(const Step&, Request&);                        // load, run, check, report
 ///
 /// step_main() parses the command line (the lesson's options, then the course's), prints --help,

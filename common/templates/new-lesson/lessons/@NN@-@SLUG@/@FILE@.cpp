@@ -32,11 +32,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
-  course::Measurement m;
-  m.lesson = kNumber;
-  m.step = step.number;
-  m.title = step.title;
-  m.kind = step.kind;
+  course::Measurement m = course::step_measurement(kNumber, step);
   m.size = "n=" + std::to_string(request.n);
   m.bytes = 2.0 * static_cast<double>(request.n) * sizeof(float);  // x read once, y written once
   m.operations = static_cast<double>(request.n);                   // one multiply-add per element
