@@ -436,6 +436,27 @@ function(course_add_refusal_test)
   endif()
 endfunction()
 
+# course_add_file_test(NAME <test name> COMMAND <program> [<argument>...] [EXPECT <regex>]
+#                      LABELS <label>... FIXTURES <fixture>... [SETS_UP <fixture>...])
+# One check of a lesson's files: the command must exit with 0, or, with EXPECT, print something that
+# matches the regular expression (its exit code then goes unread, so the regex names the verdict).
+# FIXTURES names the fixtures that make the files it reads; SETS_UP the fixtures whose files it writes
+# (a step's --output, read by later checks). A test labelled gpu is skipped on exit code 77 (no GPU).
+function(course_add_file_test)
+  cmake_parse_arguments(F "" "NAME;EXPECT" "COMMAND;LABELS;FIXTURES;SETS_UP" ${ARGN})
+  add_test(NAME "${F_NAME}" COMMAND ${F_COMMAND})
+  set_tests_properties("${F_NAME}" PROPERTIES LABELS "${F_LABELS}" FIXTURES_REQUIRED "${F_FIXTURES}")
+  if(F_EXPECT)
+    set_tests_properties("${F_NAME}" PROPERTIES PASS_REGULAR_EXPRESSION "${F_EXPECT}")
+  endif()
+  if(F_SETS_UP)
+    set_tests_properties("${F_NAME}" PROPERTIES FIXTURES_SETUP "${F_SETS_UP}")
+  endif()
+  if("gpu" IN_LIST F_LABELS)
+    set_tests_properties("${F_NAME}" PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+endfunction()
+
 # course_add_usage_tests(LESSON <nn> PROGRAMS <target>... [CASES "<what>|<arguments>|<message>"...]
 #                        [NO_DEFAULTS])
 # For each program: bad sizes, unknown options, missing and malformed files (and the lesson's own
