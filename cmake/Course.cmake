@@ -96,14 +96,16 @@ find_program(COURSE_COMPUTE_SANITIZER compute-sanitizer
 
 # _course_sanitize(<nn> <target> STEP|REPORT|GRADER [<arguments>...])
 # Three tests of one GPU program under compute-sanitizer (memcheck, racecheck, synccheck), named
-# "lesson<nn>.<program>.<tool>: ...", labels sanitizer, gpu, lesson<nn>. A step runs once on the
+# "lesson<nn>.<program>.<tool>: ..." ("grading.<nn>.<name>.solution.<tool>: ..." for a grader), labels
+# sanitizer, gpu, lesson<nn>. A step runs once on the
 # lesson's small size (course_add_lesson's SMALL); a report program runs on its own arguments and the small size; a grader runs every case
 # but those of the default (large) size. CPU steps are not sanitized.
 function(_course_sanitize lesson target kind)
   if(NOT COURSE_BUILD_TESTS OR target MATCHES "_cpu_")
     return()
   endif()
-  string(REGEX REPLACE "^(lesson|solution)[0-9]+_" "" short ${target})
+  string(REGEX REPLACE "^lesson[0-9]+_" "" short ${target})
+  set(prefix "lesson${lesson}.${short}")
   set(arguments ${ARGN})
   if(kind STREQUAL "STEP")
     set(arguments --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1)
@@ -113,11 +115,12 @@ function(_course_sanitize lesson target kind)
     list(PREPEND arguments ${small})
   else()
     set(arguments "~*default size*")
-    set(short "exercise.${short}")
+    string(REGEX REPLACE "^solution[0-9]+_(.*)_grade$" "\\1" name ${target})
+    set(prefix "grading.${lesson}.${name}.solution")
   endif()
   string(REPLACE ";" "|" arguments "${arguments}")
   foreach(tool memcheck racecheck synccheck)
-    set(name "lesson${lesson}.${short}.${tool}: compute-sanitizer finds no error")
+    set(name "${prefix}.${tool}: compute-sanitizer finds no error")
     add_test(NAME "${name}"
              COMMAND ${CMAKE_COMMAND} -DSANITIZER=${COURSE_COMPUTE_SANITIZER} -DTOOL=${tool}
                      -DPROGRAM=$<TARGET_FILE:${target}> "-DARGUMENTS=${arguments}"
