@@ -13,15 +13,19 @@
 # Without a GPU every build is checked (who compiles, which file was found) and grading exits 77; on
 # a GPU every verdict is checked too: passes, failures, the time-out, the memory error (--sanitize),
 # the points, the leaderboard.
-# Usage: .ci/test-grade-class [WORK_DIR]   (default: a temporary folder, removed afterwards)
-#        .ci/test-grade-class --make-class DIR   (only writes the class into DIR/class, for timing by hand)
+# ./course grade-class builds into WORK_DIR/build, a new build, never the course's build/;
+# COURSE_CMAKE_ARGS (e.g. a compiler launcher) is passed on to it and to the class's build.
+# Usage: common/tests/test_grade_class.sh [WORK_DIR]   (default: a temporary folder, removed afterwards);
+#        CTest runs it as "grading: ./course grade-class ...".
+#        common/tests/test_grade_class.sh --make-class DIR   (only writes the class into DIR/class, for
+#        timing by hand)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 make_class_only=0
 if [ "${1:-}" = --make-class ]; then
   make_class_only=1
   shift
-  [ $# -eq 1 ] || { echo "usage: .ci/test-grade-class --make-class DIR"; exit 2; }
+  [ $# -eq 1 ] || { echo "usage: common/tests/test_grade_class.sh --make-class DIR"; exit 2; }
 fi
 work=${1:-$(mktemp -d)}
 [ $# -gt 0 ] || trap 'rm -rf "$work"' EXIT
@@ -67,7 +71,8 @@ edit "$class/judy/argmax.cu" judy 's/^#include <cmath>$/&\n#include <csignal>/'
 [ $make_class_only -eq 0 ] || exit 0
 
 status=0
-"$root/course" grade-class 02 argmax "$class" --out "$work/grades" --time-limit 20 --sanitize \
+rm -rf "$work/build"
+COURSE_BUILD_DIR=$work/build "$root/course" grade-class 02 argmax "$class" --out "$work/grades" --time-limit 20 --sanitize \
   >"$work/grade-class.out" 2>&1 || status=$?
 book=$work/grades/gradebook.csv
 [ -f "$book" ] || { tail -20 "$work/grade-class.out"; fail "no gradebook (exit code $status)"; }

@@ -3,9 +3,13 @@
 # command must work there: it builds, runs the lesson, and grades (without a GPU, grading says it needs
 # one and exits 77; on a GPU it grades the untouched stub, which fails, and compares its speed with the
 # solution's time recorded when the copy was made).
-# Usage: .ci/test-handout [WORK_DIR]   (default: a temporary folder, removed afterwards)
+# Both builds are new ones in WORK_DIR, never the course's build/: the course's own for ./course handout
+# (lesson 02 alone, COURSE_LESSONS=02, as the copy holds no other), and the copy's. COURSE_CMAKE_ARGS
+# (e.g. a compiler launcher) is passed on to both.
+# Usage: common/tests/test_handout_of_course.sh [WORK_DIR]   (default: a temporary folder, removed
+#        afterwards); CTest runs it as "tools: ./course handout writes ...".
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$(mktemp -d)}
 [ $# -gt 0 ] || trap 'rm -rf "$work"' EXIT
 fail() {
@@ -13,10 +17,11 @@ fail() {
   exit 1
 }
 copy=$work/copy
-rm -rf "$copy" "$work/build"
+rm -rf "$copy" "$work/build" "$work/source-build"
 mkdir -p "$work"
 
-"$root/course" handout "$copy" 02 >"$work/handout.out" 2>&1 || { cat "$work/handout.out"; fail "./course handout exited with an error"; }
+COURSE_BUILD_DIR=$work/source-build COURSE_CMAKE_ARGS="${COURSE_CMAKE_ARGS:-} -DCOURSE_LESSONS=02" \
+  "$root/course" handout "$copy" 02 >"$work/handout.out" 2>&1 || { cat "$work/handout.out"; fail "./course handout exited with an error"; }
 
 # Nothing of the solutions: no folder, no marker, and none of the lines between the markers.
 [ ! -e "$copy/solutions" ] || fail "the copy has a solutions folder"
