@@ -25,6 +25,6 @@ TEST_CASE("grid_stride: awkward sizes and several seeds") {
     for (auto seed : course::test_seeds()) require_grid_stride(course::uniform_floats(n, -1.0f, 1.0f, seed));
 }
 
-TEST_CASE("grid_stride: more elements than threads in the grid") {
+TEST_CASE("grid_stride: the default size, more elements than threads in the grid") {
   require_grid_stride(course::uniform_floats(@FILE@::kDefaultCount, -1.0f, 1.0f, 9));
 }
