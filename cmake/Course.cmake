@@ -439,6 +439,20 @@ function(course_add_refusal_test)
   endif()
 endfunction()
 
+# course_add_test_files(LESSON <nn>)
+# The set-up of a lesson's file tests, the CTest fixture lesson<nn>_files: the lesson's
+# tests/make_test_files.sh writes good and broken files with lesson<nn>_make_input into the folder
+# test_files/ of the lesson's build folder (common/testing/test_files.sh). Sets `files` to that folder.
+function(course_add_test_files)
+  cmake_parse_arguments(F "" "LESSON" "" ${ARGN})
+  set(files ${CMAKE_CURRENT_BINARY_DIR}/test_files)
+  set(name "lesson${F_LESSON}.files: make_input writes the test files, each of the size its layout gives")
+  add_test(NAME "${name}" COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/make_test_files.sh
+                                  $<TARGET_FILE:lesson${F_LESSON}_make_input> ${files})
+  set_tests_properties("${name}" PROPERTIES LABELS "cpu;lesson${F_LESSON}" FIXTURES_SETUP lesson${F_LESSON}_files)
+  set(files ${files} PARENT_SCOPE)
+endfunction()
+
 # course_add_file_test(NAME <test name> COMMAND <program> [<argument>...] [EXPECT <regex>]
 #                      LABELS <label>... FIXTURES <fixture>... [SETS_UP <fixture>...])
 # One check of a lesson's files: the command must exit with 0, or, with EXPECT, print something that

@@ -2,23 +2,11 @@
 # The files of lesson 01's file tests (the CTest fixture lesson01_files): problems written by
 # lesson01_make_input, and broken files cut from them byte by byte. A course file is arrays one after
 # the other, each a 16-byte header (CUCR, element type, rows, columns) and its data; here A (M x N) then
-# B (K x N). The folder is emptied first, so no file of an earlier run can stand in for a missing one;
-# the script fails if a generator fails or a file does not come out at the size its layout gives.
+# B (K x N).
+# The script fails if a generator fails or a file does not come out at the size its layout gives
+# (common/testing/test_files.sh).
 # Usage: make_test_files.sh MAKE_INPUT WORK_DIR
-set -eu
-make_input=$1 work=$2
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-
-expect_size() {  # expect_size FILE BYTES
-  local size
-  size=$(wc -c <"$1")
-  if [ "$size" -ne "$2" ]; then
-    echo "$1: $size bytes, expected $2" >&2
-    exit 1
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../../../common/testing/test_files.sh"
 
 # The good files: float32 (33 x 101 and 20 x 101), int32 (7 x 50 and 9 x 50, far from the origin).
 "$make_input" --m 33 --k 20 --n 101 --seed 4 --output good.bin >/dev/null
@@ -34,15 +22,8 @@ expect_size n7.bin $((2 * (16 + 5 * 7 * 4)))
 expect_size n8.bin $((2 * (16 + 5 * 8 * 4)))
 expect_size i7.bin $((2 * (16 + 5 * 7 * 4)))
 
-# Truncated: A's header promises 13,332 bytes of data, and 984 follow.
-head -c 1000 good.bin >truncated.bin
-expect_size truncated.bin 1000
-# Shorter than a header: 10 of its 16 bytes.
-head -c 10 good.bin >short.bin
-expect_size short.bin 10
-# Wrong magic: the first four bytes are XXXX instead of CUCR, the rest as it was.
-{ printf 'XXXX'; tail -c +5 good.bin; } >magic.bin
-expect_size magic.bin $(wc -c <good.bin)
+# Truncated, shorter than a header, wrong magic, empty (common/testing/test_files.sh).
+broken_copies good.bin
 # A and B of different N: A (header and data) of the 5 x 7 file, B (the last header and data) of the
 # 5 x 8 one.
 { head -c $((16 + 5 * 7 * 4)) n7.bin; tail -c $((16 + 5 * 8 * 4)) n8.bin; } >mismatch.bin
@@ -55,8 +36,5 @@ expect_size mixed.bin $((2 * (16 + 5 * 7 * 4)))
 { head -c 16 i7.bin; printf '\x00\x00\x00\x00\x20\x4e\x00\x00'; head -c $((5 * 7 * 4 - 8)) /dev/zero
   tail -c $((16 + 5 * 7 * 4)) i7.bin; } >wide.bin
 expect_size wide.bin $((2 * (16 + 5 * 7 * 4)))
-# Empty: not even a header.
-: >empty.bin
-expect_size empty.bin 0
 
 echo "lesson 01's test files are in $work"

@@ -2,24 +2,10 @@
 # The files of lesson 03's file tests (the CTest fixture lesson03_files): a problem written by
 # lesson03_make_input, the README's worked example and its answer, and broken files written byte by
 # byte. A problem is two course arrays, the values then the flags (int32, 1 at each segment's start),
-# each a 16-byte header and its data. The folder is emptied first, so no file of an earlier run can
-# stand in for a missing one; the script fails if the generator fails or a file does not come out at
-# the size its layout gives.
+# each a 16-byte header and its data. The script fails if the generator fails or a file
+# does not come out at the size its layout gives (common/testing/test_files.sh).
 # Usage: make_test_files.sh MAKE_INPUT WORK_DIR
-set -eu
-make_input=$1 work=$2
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-
-expect_size() {  # expect_size FILE BYTES
-  local size
-  size=$(wc -c <"$1")
-  if [ "$size" -ne "$2" ]; then
-    echo "$1: $size bytes, expected $2" >&2
-    exit 1
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../../../common/testing/test_files.sh"
 
 # header TYPE COUNT: a course array header of one row, little-endian 32-bit: CUCR, the element type
 # (1 float32, 3 int32), rows (1), columns (COUNT, below 65536).

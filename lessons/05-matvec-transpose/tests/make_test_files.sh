@@ -2,23 +2,11 @@
 # The files of lesson 05's file tests (the CTest fixture lesson05_files): problems written by
 # lesson05_make_input, and broken files cut from them byte by byte. A course file is arrays one after
 # the other, each a 16-byte header (CUCR, element type, rows, columns) and its data; here A (M x N) then
-# v (1 x N). The folder is emptied first, so no file of an earlier run can stand in for a missing one;
-# the script fails if a generator fails or a file does not come out at the size its layout gives.
+# v (1 x N).
+# The script fails if a generator fails or a file does not come out at the size its layout gives
+# (common/testing/test_files.sh).
 # Usage: make_test_files.sh MAKE_INPUT WORK_DIR
-set -eu
-make_input=$1 work=$2
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-
-expect_size() {  # expect_size FILE BYTES
-  local size
-  size=$(wc -c <"$1")
-  if [ "$size" -ne "$2" ]; then
-    echo "$1: $size bytes, expected $2" >&2
-    exit 1
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../../../common/testing/test_files.sh"
 
 # The good file: A 33 x 1001 and v 1 x 1001, float32.
 "$make_input" --m 33 --n 1001 --seed 4 --output good.bin >/dev/null
@@ -29,21 +17,11 @@ expect_size good.bin $((16 + 33 * 1001 * 4 + 16 + 1001 * 4))
 expect_size a.bin $((16 + 5 * 7 * 4 + 16 + 7 * 4))
 expect_size b.bin $((16 + 5 * 8 * 4 + 16 + 8 * 4))
 
-# Truncated: A's header promises 132,132 bytes of data, and 984 follow.
-head -c 1000 good.bin >truncated.bin
-expect_size truncated.bin 1000
-# Shorter than a header: 10 of its 16 bytes.
-head -c 10 good.bin >short.bin
-expect_size short.bin 10
-# Wrong magic: the first four bytes are XXXX instead of CUCR, the rest as it was.
-{ printf 'XXXX'; tail -c +5 good.bin; } >magic.bin
-expect_size magic.bin $(wc -c <good.bin)
+# Truncated, shorter than a header, wrong magic, empty (common/testing/test_files.sh).
+broken_copies good.bin
 # v does not match A: A (header and data) of the 5 x 7 file, v (the last header and data) of the 5 x 8
 # one. Each array is valid on its own.
 { head -c $((16 + 5 * 7 * 4)) a.bin; tail -c $((16 + 8 * 4)) b.bin; } >mismatch.bin
 expect_size mismatch.bin $((16 + 5 * 7 * 4 + 16 + 8 * 4))
-# Empty: not even a header.
-: >empty.bin
-expect_size empty.bin 0
 
 echo "lesson 05's test files are in $work"
