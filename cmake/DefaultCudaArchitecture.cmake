@@ -1,6 +1,7 @@
 # Chooses CMAKE_CUDA_ARCHITECTURES when the user did not: the compute capability of every GPU that
-# nvidia-smi reports (each once), or 90 (Hopper, the course's reference GPU) on a machine without one,
-# so that every kernel still compiles for real hardware. Included before project() enables CUDA.
+# nvidia-smi reports (each once; 7.5 for one older than the course supports), or 90 (Hopper, the
+# course's reference GPU) on a machine without one, so that every kernel still compiles for real
+# hardware. Included before project() enables CUDA.
 # To build for other GPUs, name them: CUDAARCHS="80;86;90" ./course build, or
 # cmake -DCMAKE_CUDA_ARCHITECTURES="80;86;90" (docs/course-guide.md lists the common ones).
 if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
@@ -23,6 +24,18 @@ if(_course_nvidia_smi)
       endif()
     endforeach()
     list(REMOVE_DUPLICATES _course_archs)
+    # GPUs older than compute capability 7.5 are beyond the course (and CUDA 13): their GPU steps and
+    # tests report SKIP, saying so, while everything is built for the oldest GPU the course supports.
+    foreach(_course_arch IN LISTS _course_archs)
+      if(_course_arch LESS 75)
+        list(REMOVE_ITEM _course_archs ${_course_arch})
+        string(REGEX REPLACE "([0-9])$" ".\\1" _course_shown ${_course_arch})
+        message(STATUS "This machine's GPU of compute capability ${_course_shown} is older than the course supports (7.5 and newer): its GPU steps will report SKIP")
+        if(NOT _course_archs)
+          set(_course_archs 75)
+        endif()
+      endif()
+    endforeach()
   endif()
 endif()
 if(_course_archs)

@@ -51,6 +51,21 @@ bool cuda_device_available(std::string* why) {
     if (why) *why = "the CUDA runtime reports no devices";
     return false;
   }
+  // The oldest GPUs the course supports are of compute capability 7.5 (Turing), the oldest the CUDA 13
+  // toolkit compiles for: an older one is treated as no GPU, with the reason.
+  int id = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&id) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, id) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, id) != cudaSuccess) {
+    cudaGetLastError();
+    if (why) *why = "the CUDA device's compute capability cannot be read";
+    return false;
+  }
+  if (major * 10 + minor < 75) {
+    if (why)
+      *why = "this GPU has compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+             "; the course needs 7.5 (Turing) or newer";
+    return false;
+  }
   return true;
 }
 
