@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Grades a whole class: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--sanitize]
 #                                           [--jobs N] [--time-limit SECONDS]
+#                                           [--slurm [--partition P] [--gpus-per-task G] [--time T]
+#                                                    [--throttle K] [--dry-run]]
 # Each folder in SUBMISSIONS is one student's work: the exercise's file NAME.cu at any depth (a lone
 # file, or a whole copy of the course). Each is built against the course's own grading test and
 # benchmark (a student's edited copy of the test is never used), all in one build tree where what they
@@ -9,29 +11,51 @@
 # memcheck with --sanitize), and the benchmark times the kernel. Written to DIR
 # (default grades/NN-NAME): gradebook.csv (a row per student), feedback/STUDENT.txt, leaderboard.csv.
 # Points per test case come from exercises/NN-*/NAME.points ("case name = points"), 1 each otherwise.
-# Exit codes: 0 graded, 2 bad arguments, 77 no GPU (builds checked, nothing run).
+# With --slurm the submissions are built here, then graded on the cluster: a job array with a task per
+# student (K at a time, --throttle, default 8), each writing the student's row and feedback into DIR on
+# the shared filesystem, and a job after them all (afterany) that merges the same gradebook,
+# feedback and leaderboard. --dry-run prints the two batch scripts instead of submitting them.
+# Exit codes: 0 graded (or submitted), 2 bad arguments, 77 no GPU (builds checked, nothing run).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-[ $# -ge 3 ] || die "usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--sanitize] [--jobs N] [--time-limit S]"
+usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--sanitize] [--jobs N] [--time-limit S] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
+[ $# -ge 3 ] || die "$usage"
 lesson=$1 name=$2 submissions=$3
 shift 3
 out=$root/grades/$lesson-$name
 sanitize=0
 jobs=$(nproc 2>/dev/null || echo 2)
 limit=60
+slurm=0 dry_run=0 partition="" gpus_per_task=1 slurm_time=01:00:00 throttle=8 cluster_options=0
+mode=all task=0  # the jobs of --slurm run this script again: --grade-one K (a task), --merge (the last)
+passed_on=()     # the options the jobs of --slurm pass on
 while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
-    --sanitize) sanitize=1; shift ;;
+    --sanitize) sanitize=1; passed_on+=(--sanitize); shift ;;
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive number"; jobs=$2; shift 2 ;;
-    --time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--time-limit needs a number of seconds"; limit=$2; shift 2 ;;
+    --time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--time-limit needs a number of seconds"; limit=$2
+      passed_on+=(--time-limit "$2"); shift 2 ;;
+    --slurm) slurm=1; shift ;;
+    --partition) [ -n "${2:-}" ] || die "--partition needs a name"; partition=$2; cluster_options=1; shift 2 ;;
+    --gpus-per-task) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--gpus-per-task needs a number (0: none)"; gpus_per_task=$2
+      cluster_options=1; shift 2 ;;
+    --time) [[ ${2:-} =~ ^[0-9][0-9:-]*$ ]] || die "--time needs a Slurm time such as 30 or 01:00:00"; slurm_time=$2
+      cluster_options=1; shift 2 ;;
+    --throttle) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--throttle needs a positive number"; throttle=$2; cluster_options=1
+      shift 2 ;;
+    --dry-run) dry_run=1; cluster_options=1; shift ;;
+    --grade-one) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--grade-one needs a task number"; mode=one task=$2; shift 2 ;;
+    --merge) mode=merge; shift ;;
     *) die "unknown option $1" ;;
   esac
 done
+[ $slurm -eq 1 ] || [ $cluster_options -eq 0 ] ||
+  die "--partition, --gpus-per-task, --time, --throttle and --dry-run go with --slurm"
 stub=$(ls "$root"/exercises/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
 [ -n "$stub" ] || die "no exercise '$name' in lesson '$lesson' (look in exercises/)"
 [ -d "$submissions" ] || die "$submissions: no such folder"
@@ -47,12 +71,19 @@ mapfile -t students < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d -pri
 # One CMake tree holds every submission (COURSE_SUBMISSIONS): the course's libraries, the grading test
 # and the benchmark are compiled once, then each student's file, side by side on the CPU's cores. A
 # submission that does not compile is built again alone, for its own compiler messages.
-declare -A file_of build_of odd_path_of
+declare -A file_of build_of odd_path_of built_of log_of
 builds=$out/builds
-rm -rf "$builds"
-mkdir -p "$builds"
+tree=$builds/class
+base=exercise${lesson}_${name}
 list=$builds/submissions.tsv
-: >"$list"
+# Only the whole run builds (not --dry-run); the jobs of --slurm find its build tree in DIR.
+building=0
+[ $mode = all ] && [ $dry_run -eq 0 ] && building=1
+if [ $building -eq 1 ]; then
+  rm -rf "$builds" "$out/rows"
+  mkdir -p "$builds"
+  : >"$list"
+fi
 number=0
 for student in "${students[@]}"; do
   dir=$submissions/$student
@@ -67,39 +98,98 @@ for student in "${students[@]}"; do
   fi
   number=$((number + 1))
   build_of[$student]=$number
-  printf '%s\t%s\n' "$number" "$found" >>"$list"
+  [ $building -eq 0 ] || printf '%s\t%s\n' "$number" "$found" >>"$list"
 done
-tree=$builds/class
-generator=() keep_going=(-k)
-command -v ninja >/dev/null && generator=(-G Ninja) keep_going=(-k 0)
-read -r -a extra <<<"${COURSE_CMAKE_ARGS:-}"
-SECONDS=0
-say "building $number submissions, $jobs jobs at a time"
-cmake -S "$root" -B "$tree" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURSE_LESSONS="$lesson" \
-  -DCOURSE_SUBMISSIONS="$list" -DCOURSE_SUBMISSION_EXERCISE="${lesson}_${name}" -DCOURSE_CHECK_STUBS=OFF \
-  "${extra[@]}" >"$builds/configure.log" 2>&1 ||
-  { tail -5 "$builds/configure.log" >&2; die "configuring the class's build failed, which is the grading machine's problem (log: $builds/configure.log)"; }
-base=exercise${lesson}_${name}
-# What every submission shares: a failure here is the course's, not a student's.
-cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" course_catch_main_gpu \
-  >"$builds/shared.log" 2>&1 || { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
-targets=()
-for ((k = 1; k <= number; k++)); do targets+=("submission_${k}_grade" "submission_${k}_bench"); done
-[ $number -eq 0 ] || cmake --build "$tree" -j "$jobs" --target "${targets[@]}" -- "${keep_going[@]}" >"$builds/all.log" 2>&1
 # program STUDENT KIND: the student's grade or bench program.
 program() { echo "$tree/bin/students/${build_of[$1]}/${base}_$2"; }
-declare -A built_of log_of
+if [ $building -eq 1 ]; then
+  generator=() keep_going=(-k)
+  command -v ninja >/dev/null && generator=(-G Ninja) keep_going=(-k 0)
+  read -r -a extra <<<"${COURSE_CMAKE_ARGS:-}"
+  SECONDS=0
+  say "building $number submissions, $jobs jobs at a time"
+  cmake -S "$root" -B "$tree" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURSE_LESSONS="$lesson" \
+    -DCOURSE_SUBMISSIONS="$list" -DCOURSE_SUBMISSION_EXERCISE="${lesson}_${name}" -DCOURSE_CHECK_STUBS=OFF \
+    "${extra[@]}" >"$builds/configure.log" 2>&1 ||
+    { tail -5 "$builds/configure.log" >&2; die "configuring the class's build failed, which is the grading machine's problem (log: $builds/configure.log)"; }
+  # What every submission shares: a failure here is the course's, not a student's.
+  cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" course_catch_main_gpu \
+    >"$builds/shared.log" 2>&1 || { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
+  targets=()
+  for ((k = 1; k <= number; k++)); do targets+=("submission_${k}_grade" "submission_${k}_bench"); done
+  [ $number -eq 0 ] || cmake --build "$tree" -j "$jobs" --target "${targets[@]}" -- "${keep_going[@]}" >"$builds/all.log" 2>&1
+  for student in "${students[@]}"; do
+    [ -n "${build_of[$student]:-}" ] || continue
+    [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ] && continue
+    # Built again alone, for its own compiler messages: the log marks the submission as not built.
+    cmake --build "$tree" --target "submission_${build_of[$student]}_grade" "submission_${build_of[$student]}_bench" \
+      >"$builds/$student.log" 2>&1
+  done
+  say "built in $SECONDS s"
+fi
 for student in "${students[@]}"; do
   [ -n "${build_of[$student]:-}" ] || continue
-  if [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ]; then
-    built_of[$student]=1
-  else
+  if [ -f "$builds/$student.log" ]; then
     log_of[$student]=$builds/$student.log
-    cmake --build "$tree" --target "submission_${build_of[$student]}_grade" "submission_${build_of[$student]}_bench" \
-      >"${log_of[$student]}" 2>&1
+  elif [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ]; then
+    built_of[$student]=1
   fi
 done
-say "built in $SECONDS s"
+
+# --- with --slurm: the class is graded by the cluster's jobs -----------------------------------------
+# A job array with a task per student (each runs this script with --grade-one K on the build tree above,
+# on the shared filesystem) and a job after them all (--merge). The course's build folder holds the
+# runner and the solution's benchmark, built by ./course grade-class before this script.
+if [ $slurm -eq 1 ] && [ $mode = all ]; then
+  command -v sbatch >/dev/null || [ $dry_run -eq 1 ] || die "--slurm: sbatch is not on PATH (run this on a machine of the cluster)"
+  mkdir -p "$out/slurm"
+  grade=(env "COURSE_BUILD_DIR=${COURSE_BUILD_DIR:-$root/build}" bash "$root/common/tools/grade-class.sh"
+         "$lesson" "$name" "$submissions" --out "$out" "${passed_on[@]}")
+  # batch_script JOB-NAME OUTPUT [#SBATCH lines...] -- COMMAND...: a batch script, every path quoted.
+  batch_script() {
+    local job=$1 output=$2 line
+    shift 2
+    echo "#!/bin/bash"
+    echo "#SBATCH --job-name=$job"
+    echo "#SBATCH --output=$output"
+    echo "#SBATCH --time=$slurm_time"
+    [ -z "$partition" ] || echo "#SBATCH --partition=$partition"
+    while [ "$1" != -- ]; do echo "#SBATCH $1"; shift; done
+    shift
+    printf '%q ' "$@" | sed 's/ $//'
+    echo
+  }
+  array_lines=("--array=1-${#students[@]}%$throttle")
+  [ "$gpus_per_task" -eq 0 ] || array_lines+=("--gpus-per-task=$gpus_per_task")
+  batch_script "grade-$lesson-$name" "$out/slurm/task-%a.log" "${array_lines[@]}" -- "${grade[@]}" --grade-one \
+    >"$out/slurm/grade.sbatch"
+  sed -i 's/--grade-one$/--grade-one "$SLURM_ARRAY_TASK_ID"/' "$out/slurm/grade.sbatch"
+  batch_script "merge-$lesson-$name" "$out/slurm/merge.log" -- "${grade[@]}" --merge >"$out/slurm/merge.sbatch"
+  if [ $dry_run -eq 1 ]; then
+    for script in grade merge; do
+      echo "# $out/slurm/$script.sbatch$([ $script = merge ] && echo ", submitted with --dependency=afterany:<the array's job id>")"
+      cat "$out/slurm/$script.sbatch"
+    done
+    exit 0
+  fi
+  array_job=$(sbatch --parsable "$out/slurm/grade.sbatch") || die "sbatch refused the job array (script: $out/slurm/grade.sbatch)"
+  array_job=${array_job%%;*}
+  merge_job=$(sbatch --parsable --dependency="afterany:$array_job" "$out/slurm/merge.sbatch") ||
+    die "sbatch refused the merge job (script: $out/slurm/merge.sbatch)"
+  say "submitted job array $array_job (${#students[@]} students, $throttle at a time) and job ${merge_job%%;*}, which merges"
+  say "when it ends: ${out#"$root"/}/gradebook.csv, feedback/ and leaderboard.csv (logs in ${out#"$root"/}/slurm/)"
+  exit 0
+fi
+
+# A gradebook field, quoted for CSV.
+quote() { local s=${1//\"/\"\"}; printf '"%s"' "${s//$'\n'/ }"; }
+# Each student's gradebook row goes to rows/STUDENT.csv, and the time of one who passed every case to
+# rows/STUDENT.finish; the merge (step 4) puts them together, here or in the last job of --slurm.
+rows=$out/rows
+mkdir -p "$rows"
+graded=("${students[@]}")
+[ $mode = one ] && { [ "$task" -le ${#students[@]} ] || die "--grade-one $task: the class has ${#students[@]} students"; graded=("${students[$((task - 1))]}"); }
+[ $mode = merge ] && graded=()
 
 # --- 2. the solution's time, and whether there is a GPU ----------------------------------------------
 # ./course grade-class has built the course's runner, device query and the solution's benchmark.
@@ -108,9 +198,9 @@ runner=$course_build/bin/course_runner
 # A measurement (a benchmark's --csv output in a file) as "verdict<TAB>median ms<TAB>GPU".
 summary() { "$runner" --summary "$1" 2>/dev/null; }
 have_gpu=0
-"$course_build/bin/course_device_info" >/dev/null 2>&1 && have_gpu=1
+if [ $mode != merge ] && "$course_build/bin/course_device_info" >/dev/null 2>&1; then have_gpu=1; fi
 solution_ms="" solution_note=""
-if [ $have_gpu -eq 1 ]; then
+if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
   solution_csv=$builds/solution.csv
   if [ -x "$course_build/bin/solution${lesson}_${name}_bench" ] &&
     timeout -k 5 "$limit" "$course_build/bin/solution${lesson}_${name}_bench" --csv >"$solution_csv" 2>/dev/null; then
@@ -153,12 +243,10 @@ if [ -f "$points_file" ] && [ ${#cases[@]} -gt 0 ]; then  # lines "case name = p
 fi
 for c in "${cases[@]}"; do total_points=$((total_points + ${points_of[$c]})); done
 
-gradebook=$out/gradebook.csv
-echo "student,file,build,cases_passed,cases_total,points,points_total,time_ms,vs_solution,first_failure" >"$gradebook"
-quote() { local s=${1//\"/\"\"}; printf '"%s"' "${s//$'\n'/ }"; }
-finishers=()  # "time<TAB>student<TAB>ratio" of those that pass every case
-for student in "${students[@]}"; do
+for student in "${graded[@]}"; do
   feedback=$out/feedback/$student.txt
+  row=$rows/$student.csv
+  rm -f "$row" "$rows/$student.finish"
   file=${file_of[$student]}
   {
     echo "Grading of $student, exercise $lesson $name"
@@ -168,19 +256,19 @@ for student in "${students[@]}"; do
     why="no $name.cu found"
     [ -z "${odd_path_of[$student]:-}" ] || why="$name.cu is in a folder whose name holds a tab, newline or ';': rename it"
     echo "$why in the submission" >>"$feedback"
-    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,$(quote "$why")" >>"$gradebook"
+    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,$(quote "$why")" >"$row"
     continue
   fi
   relative=${file#"$submissions/$student/"}
   if [ -z "${built_of[$student]:-}" ]; then
     first=$(grep -m 8 -E "error" "${log_of[$student]}" | sed "s|$root/||g; s|$submissions/||g")
     { echo "The file $relative did not compile. The first errors:"; echo; echo "$first"; } >>"$feedback"
-    echo "$(quote "$student"),$(quote "$relative"),compile error,0,${#cases[@]},0,$total_points,,,$(quote "$(head -1 <<<"$first")")" >>"$gradebook"
+    echo "$(quote "$student"),$(quote "$relative"),compile error,0,${#cases[@]},0,$total_points,,,$(quote "$(head -1 <<<"$first")")" >"$row"
     continue
   fi
   if [ $have_gpu -eq 0 ]; then
     echo "Built. Not run: no CUDA device on the grading machine." >>"$feedback"
-    echo "$(quote "$student"),$(quote "$relative"),built,,${#cases[@]},,$total_points,,,$(quote "not run: no CUDA device")" >>"$gradebook"
+    echo "$(quote "$student"),$(quote "$relative"),built,,${#cases[@]},,$total_points,,,$(quote "not run: no CUDA device")" >"$row"
     continue
   fi
   grader=$(program "$student" grade)
@@ -244,14 +332,33 @@ for student in "${students[@]}"; do
       echo "time: not measured (the benchmark failed, ran over $limit s or printed something else)" >>"$feedback"
     fi
   fi
-  echo "$(quote "$student"),$(quote "$relative"),built,$passed,${#cases[@]},$earned,$total_points,$time_ms,$ratio,$(quote "$first_failure")" >>"$gradebook"
-  [ -n "$time_ms" ] && finishers+=("$time_ms"$'\t'"$student"$'\t'"$ratio")
+  echo "$(quote "$student"),$(quote "$relative"),built,$passed,${#cases[@]},$earned,$total_points,$time_ms,$ratio,$(quote "$first_failure")" >"$row"
+  [ -z "$time_ms" ] || printf '%s\t%s\t%s\n' "$time_ms" "$student" "$ratio" >"$rows/$student.finish"
 done
+if [ $mode = one ]; then
+  [ $have_gpu -eq 1 ] || say "no CUDA device on this node: $student's submission was built, not run"
+  exit 0
+fi
 
-# --- 4. leaderboard: the submissions that pass every case, fastest first ------------------------------
+# --- 4. the gradebook, in the students' order, and the leaderboard: those that pass every case, fastest
+# first. A student whose row is missing (a job of --slurm that was cancelled or ran out of time) gets one
+# that says so.
+gradebook=$out/gradebook.csv
+echo "student,file,build,cases_passed,cases_total,points,points_total,time_ms,vs_solution,first_failure" >"$gradebook"
+for student in "${students[@]}"; do
+  if [ -f "$rows/$student.csv" ]; then
+    cat "$rows/$student.csv"
+  else
+    echo "$(quote "$student"),,not graded,,,,,,,$(quote "its grading job did not finish (see ${out#"$root"/}/slurm/)")"
+  fi
+done >>"$gradebook"
 leaderboard=$out/leaderboard.csv
 echo "rank,student,time_ms,vs_solution" >"$leaderboard"
 rank=0
+finishers=()
+for student in "${students[@]}"; do
+  [ ! -f "$rows/$student.finish" ] || finishers+=("$(cat "$rows/$student.finish")")
+done
 [ ${#finishers[@]} -eq 0 ] || printf '%s\n' "${finishers[@]}" | LC_ALL=C sort -t$'\t' -k1,1g |
   while IFS=$'\t' read -r ms student ratio; do
     rank=$((rank + 1))
@@ -261,6 +368,7 @@ rank=0
 [ $have_gpu -eq 0 ] || say "ran on the GPU in $SECONDS s"
 say "gradebook: ${gradebook#"$root"/} (${#students[@]} students); feedback in ${out#"$root"/}/feedback/"
 sed "s/\"//g" "$gradebook" | { column -s, -t 2>/dev/null || cat; }
+[ $mode = merge ] && exit 0
 if [ $have_gpu -eq 0 ]; then
   say "no CUDA device: every submission was built, none was run"
   exit 77
