@@ -202,6 +202,7 @@ if [ $mode != merge ] && "$course_build/bin/course_device_info" >/dev/null 2>&1;
 solution_ms="" solution_note=""
 if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
   solution_csv=$builds/solution.csv
+  [ $mode = all ] || solution_csv=$builds/solution-task$task.csv  # the tasks of --slurm run side by side
   if [ -x "$course_build/bin/solution${lesson}_${name}_bench" ] &&
     timeout -k 5 "$limit" "$course_build/bin/solution${lesson}_${name}_bench" --csv >"$solution_csv" 2>/dev/null; then
     IFS=$'\t' read -r verdict solution_ms _ < <(summary "$solution_csv")
