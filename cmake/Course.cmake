@@ -422,18 +422,24 @@ function(course_add_cpu_threads_tests)
 endfunction()
 
 # course_add_refusal_test(NAME <test name> COMMAND <program> [<argument>...] MESSAGE <text>
-#                         LABELS <label>... [FIXTURES <fixture>...])
-# The course's one check for a refused command: it must exit with code 2, print exactly one line on
-# standard error, containing MESSAGE, and nothing on standard output (cmake/ExpectUsageError.cmake).
-# FIXTURES names the CTest fixtures that make its files (FIXTURES_REQUIRED).
+#                         LABELS <label>... [FIXTURES <fixture>...] [EXIT_CODE <code>] [PASS_MEANS_SKIP])
+# The course's one check for a refused command: it must exit with code 2 (or EXIT_CODE), print exactly
+# one line on standard error, containing MESSAGE, and nothing on standard output
+# (cmake/ExpectUsageError.cmake). FIXTURES names the CTest fixtures that make its files
+# (FIXTURES_REQUIRED). PASS_MEANS_SKIP: a run that passes (the machine has what is missing elsewhere,
+# a GPU) is reported as skipped.
 function(course_add_refusal_test)
-  cmake_parse_arguments(R "" "NAME;MESSAGE" "COMMAND;LABELS;FIXTURES" ${ARGN})
+  cmake_parse_arguments(R "PASS_MEANS_SKIP" "NAME;MESSAGE;EXIT_CODE" "COMMAND;LABELS;FIXTURES" ${ARGN})
   list(POP_FRONT R_COMMAND program)
   string(REPLACE ";" "|" arguments "${R_COMMAND}")
+  if(NOT R_EXIT_CODE)
+    set(R_EXIT_CODE 2)
+  endif()
   add_test(NAME "${R_NAME}"
            COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${program}" "-DARGUMENTS=${arguments}" "-DMESSAGE=${R_MESSAGE}"
+                   -DEXIT_CODE=${R_EXIT_CODE} -DPASS_MEANS_SKIP=${R_PASS_MEANS_SKIP}
                    -P ${PROJECT_SOURCE_DIR}/cmake/ExpectUsageError.cmake)
-  set_tests_properties("${R_NAME}" PROPERTIES LABELS "${R_LABELS}")
+  set_tests_properties("${R_NAME}" PROPERTIES LABELS "${R_LABELS}" SKIP_REGULAR_EXPRESSION "^skipped: ")
   if(R_FIXTURES)
     set_tests_properties("${R_NAME}" PROPERTIES FIXTURES_REQUIRED "${R_FIXTURES}")
   endif()

@@ -43,7 +43,11 @@ bool cuda_device_available(std::string* why) {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
-    if (why) *why = cudaGetErrorString(status);
+    // Without a driver at all CUDA says its driver is "insufficient": a newcomer would go and upgrade a
+    // driver they do not have. The driver's version reads 0 when there is none.
+    int driver = 0;
+    const bool no_driver = cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0;
+    if (why) *why = no_driver ? "no NVIDIA driver found" : cudaGetErrorString(status);
     cudaGetLastError();  // clear the sticky-free error so later checks start clean
     return false;
   }

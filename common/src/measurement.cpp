@@ -60,7 +60,8 @@ int report_skipped(const std::string& program, Measurement m, const std::string&
   m.verdict = "SKIP";
   m.detail = "no CUDA device (" + why + ")";
   std::cerr << program << ": skipped: " << m.detail << "\n";
-  print_measurement(std::cout, m, format);
+  // The reason is said once, on standard error; a CSV or JSON report still carries the SKIP row.
+  if (format != OutputFormat::Text) print_measurement(std::cout, m, format);
   return kExitSkipped;
 }
 
