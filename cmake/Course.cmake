@@ -500,6 +500,8 @@ function(course_add_usage_tests)
       "missing input file|--input does-not-exist.bin|cannot open for reading"
       "input that is not a course file|--input \"${PROJECT_SOURCE_DIR}/README.md\"|not a course binary file"
       "size and input together|--n 10 --input x.bin|cannot be combined"
+      "input that is a folder|--input \"${PROJECT_SOURCE_DIR}\"|is a folder, not a course binary file"
+      "output into a folder that does not exist|--output no-such-folder/out.bin|the folder no-such-folder does not exist"
       "negative repetitions|--reps -1|out of range")
   endif()
   list(APPEND cases ${U_CASES})

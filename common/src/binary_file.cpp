@@ -1,6 +1,7 @@
 #include "course/binary_file.h"
 
 #include <cstring>
+#include <filesystem>
 #include <limits>
 
 #include "course/errors.h"
@@ -47,6 +48,8 @@ const char* element_type_name(ElementType type) {
 }
 
 BinaryReader::BinaryReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw UsageError(path + ": is a folder, not a course binary file");
   if (!in_) throw UsageError(path + ": cannot open for reading");
   in_.seekg(0, std::ios::end);
   std::streamoff size = in_.tellg();

@@ -8,10 +8,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <vector>
+
+#include <unistd.h>
 
 #include "course/errors.h"
 
@@ -100,6 +103,21 @@ double parse_number(const std::string& text, const std::string& option) {
     throw UsageError(name + ": " + quoted(text) + " is not a non-negative number");
   return value;
 }
+
+namespace {
+// Refuses an --output that cannot be written before any work is done: a folder that does not exist or
+// cannot be written to, or a path that is a folder.
+void require_writable_output(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::is_directory(path, error)) throw UsageError("--output: " + path + " is a folder; name a file in it");
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!fs::is_directory(folder, error))
+    throw UsageError("--output: the folder " + folder.string() + " does not exist");
+  if (access(folder.c_str(), W_OK) != 0) throw UsageError("--output: the folder " + folder.string() + " cannot be written to");
+}
+}  // namespace
 
 // The CLI11 application and the declared options by name.
 struct CommandLine::Parser {
@@ -284,6 +302,7 @@ CommonOptions CommandLine::common() const {
   c.format = flag("csv") ? OutputFormat::Csv : (flag("json") ? OutputFormat::Json : OutputFormat::Text);
   c.input = text("input");
   c.output = text("output");
+  if (!c.output.empty()) require_writable_output(c.output);
   if (!text("copy-bandwidth").empty()) c.copy_bandwidth_gbs = parse_number(text("copy-bandwidth"), "copy-bandwidth");
   if (!text("read-bandwidth").empty()) c.read_bandwidth_gbs = parse_number(text("read-bandwidth"), "read-bandwidth");
   return c;
