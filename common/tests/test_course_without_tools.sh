@@ -61,6 +61,7 @@ status=$(student run run --args "--reps 1 --warmup 0" --results "$work/results")
   fail "./course run did not say once that the tests are off"
 grep -q 'CMAKE_GENERATOR:INTERNAL=Unix Makefiles' "$work/build/CMakeCache.txt" || fail "the build did not fall back to Make"
 grep -qE '^ +01 +CPU sequential .*PASS' "$work/run.out" || fail "./course run did not run and pass a CPU step"
+grep -qE '^\[ *[0-9]+%\] ' "$work/run.err" || fail "./course run's first build showed no progress (Make's [ NN%] lines)"
 grep -qiE 'error|could not' "$work/run.err" && fail "./course run printed an error"
 ls "$work/build/bin/"*_test >/dev/null 2>&1 && fail "test programs were built without Catch2"
 

@@ -46,6 +46,7 @@ if grep -q 'solutions/' "$copy/README.md"; then fail "the copy's README still po
 cd "$copy"
 export COURSE_BUILD_DIR=$work/build
 ./course build >"$work/build.out" 2>&1 || { tail -5 "$work/build.out"; fail "./course build failed in the copy"; }
+grep -qE '^\[ *[0-9]+(%|/[0-9]+)\] ' "$work/build.out" || fail "./course build showed no progress (the build tool's [N/M] or [ NN%] lines)"
 [ -x "$work/build/bin/exercise02_argmax_grade" ] || fail "the copy did not build the argmax grader"
 if ls "$work/build/bin/"solution* >/dev/null 2>&1; then fail "the copy built solution programs"; fi
 ./course run --lesson 02 --args "--reps 1 --warmup 0" >"$work/run.out" 2>&1 || fail "./course run --lesson 02 failed in the copy"
