@@ -69,8 +69,18 @@ void write_stub(const std::string& stub, const std::string& path) {
   if (!(out << stub)) throw course::UsageError(path + ": cannot be written");
 }
 
-// Writes the stub of every solution under ROOT/solutions that has answers marked; says which.
-void write_every_stub(const std::string& root) {
+// A free name for a copy of @p path: path.bak, else path.bak.2, path.bak.3, ...
+std::string backup_name(const std::string& path) {
+  std::string name = path + ".bak";
+  for (int k = 2; std::filesystem::exists(name); ++k) name = path + ".bak." + std::to_string(k);
+  return name;
+}
+
+// Writes the stub of every solution under ROOT/solutions that has answers marked; says which. A stub
+// that differs from what its solution makes may hold a student's or an instructor's work: unless
+// @p force, nothing is written and the first such stub is named; with @p force each is copied aside
+// (STUB.bak) before it is written.
+void write_every_stub(const std::string& root, bool force) {
   namespace fs = std::filesystem;
   const fs::path solutions = fs::path(root) / "solutions";
   if (!fs::is_directory(solutions))
@@ -81,12 +91,37 @@ void write_every_stub(const std::string& root) {
       for (const fs::directory_entry& file : fs::directory_iterator(lesson.path()))
         if (file.path().extension() == ".cu") files.push_back(file.path());
   std::sort(files.begin(), files.end());
+  struct Stub {
+    std::string relative, path, text;
+    bool exists, edited;
+  };
+  std::vector<Stub> stubs;
+  std::vector<std::string> edited;
   for (const fs::path& file : files) {
     const std::string solution = course::read_text_file(file.string());
     if (solution.find("// >>> solution") == std::string::npos) continue;  // nothing to take out
-    const std::string relative = (file.parent_path().filename() / file.filename()).string();
-    write_stub(stub_of(solution, file.string()), (fs::path(root) / "exercises" / relative).string());
-    std::cerr << "course_make_stub: wrote exercises/" << relative << "\n";
+    Stub stub;
+    stub.relative = "exercises/" + (file.parent_path().filename() / file.filename()).string();
+    stub.path = (fs::path(root) / stub.relative).string();
+    stub.text = stub_of(solution, file.string());
+    stub.exists = fs::exists(stub.path);
+    stub.edited = stub.exists && course::read_text_file(stub.path) != stub.text;
+    if (stub.edited) edited.push_back(stub.relative);
+    stubs.push_back(stub);
+  }
+  if (!edited.empty() && !force)
+    throw course::UsageError(edited.front() + (edited.size() > 1 ? " and " + std::to_string(edited.size() - 1) + " more" : "") +
+                             " differ from the stubs their solutions make: nothing was written (./course make-stubs --force "
+                             "writes them, keeping each edited file as FILE.bak)");
+  for (const Stub& stub : stubs) {
+    if (stub.exists && !stub.edited) continue;  // already what would be written
+    if (stub.edited) {
+      const std::string backup = backup_name(stub.path);
+      fs::copy_file(stub.path, backup);
+      std::cerr << "course_make_stub: kept the edited " << stub.relative << " as " << fs::path(backup).filename().string() << "\n";
+    }
+    write_stub(stub.text, stub.path);
+    std::cerr << "course_make_stub: wrote " << stub.relative << "\n";
   }
 }
 
@@ -99,13 +134,15 @@ int main(int argc, char** argv) {
     cli.add_text("stub", "", "the stub file to write or check", "FILE");
     cli.add_flag("check", "only check that the stub is what would be written (exit 1 if not)");
     cli.add_text("all", "", "write every stub of the course in DIR from its solution", "DIR");
+    cli.add_flag("force", "with --all: also overwrite stubs that differ from their solutions' (each kept as FILE.bak)");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     if (cli.given("all")) {
       if (cli.given("solution") || cli.given("stub") || cli.flag("check"))
         throw course::UsageError("--all takes no --solution, --stub or --check");
-      write_every_stub(cli.text("all"));
+      write_every_stub(cli.text("all"), cli.flag("force"));
       return course::kExitPass;
     }
+    if (cli.flag("force")) throw course::UsageError("--force goes with --all");
     if (!cli.given("solution") || !cli.given("stub")) throw course::UsageError("--solution and --stub are required");
     const std::string solution = course::read_text_file(cli.text("solution"));
     if (solution.empty()) throw course::UsageError(cli.text("solution") + ": cannot be read");
