@@ -45,6 +45,20 @@ if grep -q 'solutions/' "$copy/README.md"; then fail "the copy's README still po
 # Every README command works in the copy.
 cd "$copy"
 export COURSE_BUILD_DIR=$work/build
+# A student's copy lists the student's commands only, and refuses an instructor's in one line.
+./course help >"$work/help.out" || fail "./course help failed in the copy"
+grep -q '^  \./course grade NN NAME' "$work/help.out" || fail "the copy's help does not list ./course grade"
+if grep -qE 'For instructors|make-stubs|grade-class|new-lesson|handout DIR' "$work/help.out"; then
+  fail "the copy's help lists the instructor's commands"
+fi
+for command in make-stubs "handout $work/again" "grade-class 02 argmax ." "new-lesson 07 histogram"; do
+  status=0
+  # shellcheck disable=SC2086 # the command's words
+  ./course $command >"$work/refused.out" 2>"$work/refused.err" || status=$?
+  [ $status = 2 ] && [ ! -s "$work/refused.out" ] && [ "$(wc -l <"$work/refused.err")" = 1 ] &&
+    grep -q "is an instructor's command: this is a student's copy" "$work/refused.err" ||
+    fail "./course $command in the copy: exit $status, said: $(cat "$work/refused.out" "$work/refused.err")"
+done
 ./course build >"$work/build.out" 2>&1 || { tail -5 "$work/build.out"; fail "./course build failed in the copy"; }
 grep -qE '^\[ *[0-9]+(%|/[0-9]+)\] ' "$work/build.out" || fail "./course build showed no progress (the build tool's [N/M] or [ NN%] lines)"
 [ -x "$work/build/bin/exercise02_argmax_grade" ] || fail "the copy did not build the argmax grader"
