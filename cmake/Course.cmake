@@ -480,6 +480,23 @@ function(course_add_file_test)
   endif()
 endfunction()
 
+# course_add_refusal_tests(NAME <prefix> COMMAND <program> [<argument>...] LABELS <label>...
+#                          CASES "<what>|<arguments>|<message>"...)
+# One course_add_refusal_test per case, named "<prefix><what>": the command with the case's arguments
+# (separated by spaces, quotes as in a shell) must be refused in one line containing the message.
+function(course_add_refusal_tests)
+  cmake_parse_arguments(R "" "NAME" "COMMAND;LABELS;CASES" ${ARGN})
+  foreach(case IN LISTS R_CASES)
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 what)
+    list(GET parts 1 arguments)
+    list(GET parts 2 message)
+    separate_arguments(arguments UNIX_COMMAND "${arguments}")
+    course_add_refusal_test(NAME "${R_NAME}${what}" COMMAND ${R_COMMAND} ${arguments} MESSAGE "${message}"
+                            LABELS ${R_LABELS})
+  endforeach()
+endfunction()
+
 # course_add_usage_tests(LESSON <nn> PROGRAMS <target>... [CASES "<what>|<arguments>|<message>"...]
 #                        [NO_DEFAULTS])
 # For each program: bad sizes, unknown options, missing and malformed files (and the lesson's own
@@ -507,15 +524,7 @@ function(course_add_usage_tests)
   list(APPEND cases ${U_CASES})
   foreach(program IN LISTS U_PROGRAMS)
     string(REGEX REPLACE "^lesson[0-9]+_" "" short ${program})
-    foreach(case IN LISTS cases)
-      string(REPLACE "|" ";" parts "${case}")
-      list(GET parts 0 what)
-      list(GET parts 1 arguments)
-      list(GET parts 2 message)
-      separate_arguments(arguments UNIX_COMMAND "${arguments}")
-      course_add_refusal_test(NAME "lesson${U_LESSON}.${short}: rejects ${what}"
-                              COMMAND $<TARGET_FILE:${program}> ${arguments} MESSAGE "${message}"
-                              LABELS cpu lesson${U_LESSON} usage)
-    endforeach()
+    course_add_refusal_tests(NAME "lesson${U_LESSON}.${short}: rejects " COMMAND $<TARGET_FILE:${program}>
+                             LABELS cpu lesson${U_LESSON} usage CASES ${cases})
   endforeach()
 endfunction()
