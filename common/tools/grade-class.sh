@@ -145,10 +145,11 @@ if [ $slurm -eq 1 ] && [ $mode = all ]; then
   mkdir -p "$out/slurm"
   grade=(env "COURSE_BUILD_DIR=${COURSE_BUILD_DIR:-$root/build}" bash "$root/common/tools/grade-class.sh"
          "$lesson" "$name" "$submissions" --out "$out" "${passed_on[@]}")
-  # batch_script JOB-NAME OUTPUT [#SBATCH lines...] -- COMMAND...: a batch script, every path quoted.
+  # batch_script JOB-NAME OUTPUT LAST-WORDS [#SBATCH lines...] -- COMMAND...: a batch script that runs
+  # COMMAND, every word quoted, then LAST-WORDS as they are (a variable the job's shell expands).
   batch_script() {
-    local job=$1 output=$2 line
-    shift 2
+    local job=$1 output=$2 last=$3
+    shift 3
     echo "#!/bin/bash"
     echo "#SBATCH --job-name=$job"
     echo "#SBATCH --output=$output"
@@ -156,15 +157,14 @@ if [ $slurm -eq 1 ] && [ $mode = all ]; then
     [ -z "$partition" ] || echo "#SBATCH --partition=$partition"
     while [ "$1" != -- ]; do echo "#SBATCH $1"; shift; done
     shift
-    printf '%q ' "$@" | sed 's/ $//'
-    echo
+    printf '%q ' "$@"
+    echo "$last"
   }
   array_lines=("--array=1-${#students[@]}%$throttle")
   [ "$gpus_per_task" -eq 0 ] || array_lines+=("--gpus-per-task=$gpus_per_task")
-  batch_script "grade-$lesson-$name" "$out/slurm/task-%a.log" "${array_lines[@]}" -- "${grade[@]}" --grade-one \
-    >"$out/slurm/grade.sbatch"
-  sed -i 's/--grade-one$/--grade-one "$SLURM_ARRAY_TASK_ID"/' "$out/slurm/grade.sbatch"
-  batch_script "merge-$lesson-$name" "$out/slurm/merge.log" -- "${grade[@]}" --merge >"$out/slurm/merge.sbatch"
+  batch_script "grade-$lesson-$name" "$out/slurm/task-%a.log" '--grade-one "$SLURM_ARRAY_TASK_ID"' "${array_lines[@]}" -- \
+    "${grade[@]}" >"$out/slurm/grade.sbatch"
+  batch_script "merge-$lesson-$name" "$out/slurm/merge.log" --merge -- "${grade[@]}" >"$out/slurm/merge.sbatch"
   if [ $dry_run -eq 1 ]; then
     for script in grade merge; do
       echo "# $out/slurm/$script.sbatch$([ $script = merge ] && echo ", submitted with --dependency=afterany:<the array's job id>")"
