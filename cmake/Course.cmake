@@ -439,7 +439,10 @@ function(course_add_refusal_test)
            COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${program}" "-DARGUMENTS=${arguments}" "-DMESSAGE=${R_MESSAGE}"
                    -DEXIT_CODE=${R_EXIT_CODE} -DPASS_MEANS_SKIP=${R_PASS_MEANS_SKIP}
                    -P ${PROJECT_SOURCE_DIR}/cmake/ExpectUsageError.cmake)
-  set_tests_properties("${R_NAME}" PROPERTIES LABELS "${R_LABELS}" SKIP_REGULAR_EXPRESSION "^skipped: ")
+  set_tests_properties("${R_NAME}" PROPERTIES LABELS "${R_LABELS}")
+  if(R_PASS_MEANS_SKIP)
+    set_tests_properties("${R_NAME}" PROPERTIES SKIP_REGULAR_EXPRESSION "^skipped: ")
+  endif()
   if(R_FIXTURES)
     set_tests_properties("${R_NAME}" PROPERTIES FIXTURES_REQUIRED "${R_FIXTURES}")
   endif()
