@@ -60,10 +60,15 @@ endfunction()
 # course_add_lesson(<number> <title> SMALL <arguments>...)
 #   e.g. course_add_lesson(02 "Max reduction" SMALL --n 1000003)
 # SMALL gives the arguments of a small run of every step, for checks that slow kernels down a
-# hundredfold (the compute-sanitizer tests, course_add_sanitizer_tests).
+# hundredfold: the compute-sanitizer tests (_course_sanitize) and the compute-sanitizer runs of
+# ./course grade-class, which find them in the manifest (a "small" line; the exercises' benchmarks
+# take the same size options as the steps).
 function(course_add_lesson number title)
   cmake_parse_arguments(L "" "" "SMALL" ${ARGN})
   _course_manifest(${number} "lesson" "-" "${title}")
+  if(L_SMALL)
+    _course_manifest(${number} "small" "-" "${L_SMALL}")
+  endif()
   set_property(GLOBAL PROPERTY COURSE_SMALL_${number} "${L_SMALL}")
 endfunction()
 
@@ -292,9 +297,10 @@ function(course_add_exercise)
   file(CONFIGURE OUTPUT ${E_BENCH} CONTENT
        "// Written by course_add_exercise: the benchmark of exercise ${E_LESSON} ${E_NAME} (course/exercise.h).\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::exercise_bench_main<${E_PROBLEM}>(argc, argv); }\n")
   # Grading a class (./course grade-class): each student's file is built against the grading test and
-  # benchmark, compiled once for all; nothing of the stub or the solution is built.
+  # benchmark, compiled once for all; of the stub only the list of the test's cases, of the solution
+  # nothing.
   if(COURSE_SUBMISSIONS AND COURSE_SUBMISSION_EXERCISE STREQUAL "${E_LESSON}_${E_NAME}")
-    _course_add_submissions(${E_LESSON} ${E_NAME} ${E_GRADER} ${E_BENCH} "${E_LIBRARIES}")
+    _course_add_submissions(${E_LESSON} ${E_NAME} ${E_GRADER} ${E_BENCH} ${exercise_file} "${E_LIBRARIES}")
     return()
   endif()
   # A student's copy of the course (./course handout) has no solutions: only the student's side is
@@ -340,6 +346,14 @@ function(course_add_exercise)
     course_discover_tests(solution${E_LESSON}_${E_NAME}_grade PREFIX "grading.${E_LESSON}.${E_NAME}.solution: "
                           LABELS grading gpu lesson${E_LESSON})
     _course_sanitize(${E_LESSON} solution${E_LESSON}_${E_NAME}_grade GRADER)
+    # The check ./course grade and grade-class run on a submission that passes every case must find
+    # nothing in the solution, or every student would lose points for it.
+    get_property(small GLOBAL PROPERTY COURSE_SMALL_${E_LESSON})
+    set(name "grading.${E_LESSON}.${E_NAME}.solution: the graders' compute-sanitizer check finds nothing")
+    add_test(NAME "${name}" COMMAND bash ${PROJECT_SOURCE_DIR}/common/tools/sanitize_submission.sh
+             "${COURSE_COMPUTE_SANITIZER}" $<TARGET_FILE:solution${E_LESSON}_${E_NAME}_bench> ${solution_file} ${small})
+    set_tests_properties("${name}" PROPERTIES LABELS "sanitizer;gpu;grading;lesson${E_LESSON}" TIMEOUT 600
+                         SKIP_RETURN_CODE 77)
     if(COURSE_CHECK_STUBS)
       course_discover_tests(exercise${E_LESSON}_${E_NAME}_grade
                             PREFIX "grading.${E_LESSON}.${E_NAME}.stub-must-fail: "
@@ -351,10 +365,16 @@ endfunction()
 # The targets of ./course grade-class: for the student numbered K in the list COURSE_SUBMISSIONS,
 # submission_K_grade and submission_K_bench, written to bin/students/K/ under the exercise's own
 # program names. The grading test and the benchmark are compiled once, as object libraries.
-function(_course_add_submissions lesson name grader bench libraries)
+# exercise<nn>_<name>_cases is the grading test with the course's stub: grade-class lists the test's
+# cases with it, as a student's program could print anything.
+function(_course_add_submissions lesson name grader bench stub libraries)
   set(base exercise${lesson}_${name})
   add_library(${base}_grade_objects OBJECT ${grader})
   target_link_libraries(${base}_grade_objects PUBLIC ${libraries} course_catch_main_gpu)
+  add_library(${base}_stub_impl OBJECT ${stub})
+  target_link_libraries(${base}_stub_impl PUBLIC ${libraries})
+  add_executable(${base}_cases $<TARGET_OBJECTS:${base}_grade_objects>)
+  target_link_libraries(${base}_cases PRIVATE ${base}_stub_impl course_catch_main_gpu)
   add_library(${base}_bench_objects OBJECT ${bench})
   target_link_libraries(${base}_bench_objects PUBLIC ${libraries})
   set(grade_needs course_catch_main_gpu)  # what each program links besides the student's objects

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests `./course grade-class --slurm` on a real one-node Slurm (common/testing/slurm_cluster.sh): a class
-# of 20 (the made-up class of ten of test_grade_class.sh twice: correct, wrong, not compiling, hanging,
-# crashing, misnamed, ...) graded by the local command and through Slurm (a job array and the merge
+# of 20 (the made-up class of sixteen of test_grade_class.sh, and four of them again: correct, wrong,
+# not compiling, hanging, crashing, misnamed, ...) graded by the local command and through Slurm (a job array and the merge
 # after it) must give the same gradebook row for row, the same feedback and the same leaderboard.
 # Without a GPU nothing is run in either, so every row and file is equal to the byte; on a GPU the
 # times differ from run to run, so the time columns and lines are left out of the comparison.
@@ -19,13 +19,11 @@ fail() {
 }
 rm -rf "$work"
 mkdir -p "$work"
-bash "$here/test_grade_class.sh" --make-class "$work/ten"
+bash "$here/test_grade_class.sh" --make-class "$work/made-up"
 class=$work/class
 mkdir -p "$class"
-for student in "$work"/ten/class/*; do
-  cp -r "$student" "$class/$(basename "$student")"
-  cp -r "$student" "$class/$(basename "$student")-2"
-done
+cp -r "$work"/made-up/class/* "$class/"
+for student in alice carol dave erin; do cp -r "$class/$student" "$class/$student-2"; done
 [ "$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 20 ] || fail "the class does not have 20 students"
 export COURSE_BUILD_DIR=$work/build
 options=(--time-limit 20)
@@ -40,6 +38,11 @@ grep -q '^#SBATCH --array=1-20%8$' <<<"$dry" || fail "the dry run's array is not
 grep -q '^#SBATCH --partition=course$' <<<"$dry" || fail "the dry run does not name the partition"
 grep -q -- '--merge$' <<<"$dry" || fail "the dry run has no merge job"
 [ ! -e "$work/dry/gradebook.csv" ] || fail "the dry run graded"
+# --no-sanitize says what it leaves out, and the tasks are told it too.
+quick=$("$root/course" grade-class 02 argmax "$class" --out "$work/dry" --slurm --dry-run --no-sanitize 2>&1) ||
+  fail "--dry-run --no-sanitize failed"
+grep -q 'no-sanitize: no submission runs under compute-sanitizer' <<<"$quick" || fail "--no-sanitize did not say what it leaves out"
+grep -q -- '--no-sanitize --grade-one' <<<"$quick" || fail "the tasks are not told --no-sanitize: $quick"
 
 start_slurm "$work/slurm"
 # The one-node cluster has no GPUs to hand out (no GRES): the tasks ask for none, and use the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grades a whole class: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--sanitize]
+# Grades a whole class: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--no-sanitize]
 #                                           [--jobs N] [--time-limit SECONDS]
 #                                           [--slurm [--partition P] [--gpus-per-task G] [--time T]
 #                                                    [--throttle K] [--dry-run]]
@@ -7,8 +7,13 @@
 # file, or a whole copy of the course). Each is built against the course's own grading test and
 # benchmark (a student's edited copy of the test is never used), all in one build tree where what they
 # share is compiled once and the students' files side by side on the CPU's cores; then, one student
-# after another on the GPU, every test case runs alone under a time limit (and compute-sanitizer
-# memcheck with --sanitize), and the benchmark times the kernel. Written to DIR
+# after another on the GPU, every test case runs alone, and a submission that passes them all runs
+# once more on the lesson's small size under compute-sanitizer (memcheck; racecheck and synccheck too
+# where the file uses shared memory, barriers or warp-level primitives: an error costs the points
+# that NAME.points gives "compute-sanitizer", half the total unless it says), and the benchmark times
+# the kernel. Each of those runs is confined by course_sandbox: it may write only in a scratch folder
+# of its own, it is stopped at the time limit or after 1 MB of output, and nothing it started is left
+# running. --no-sanitize leaves the compute-sanitizer run out. Written to DIR
 # (default grades/NN-NAME): gradebook.csv (a row per student), feedback/STUDENT.txt, leaderboard.csv.
 # Points per test case come from exercises/NN-*/NAME.points ("case name = points"), 1 each otherwise.
 # With --slurm the submissions are built here, then graded on the cluster: a job array with a task per
@@ -22,12 +27,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--sanitize] [--jobs N] [--time-limit S] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
+usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--no-sanitize] [--jobs N] [--time-limit S] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
 [ $# -ge 3 ] || die "$usage"
 lesson=$1 name=$2 submissions=$3
 shift 3
 out=$root/grades/$lesson-$name
-sanitize=0
+sanitize=1
 jobs=$(nproc 2>/dev/null || echo 2)
 limit=60
 slurm=0 dry_run=0 partition="" gpus_per_task=1 slurm_time=01:00:00 throttle=8 cluster_options=0
@@ -36,7 +41,8 @@ passed_on=()     # the options the jobs of --slurm pass on
 while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
-    --sanitize) sanitize=1; passed_on+=(--sanitize); shift ;;
+    --no-sanitize) sanitize=0; passed_on+=(--no-sanitize); shift ;;
+    --sanitize) shift ;;  # the default; still accepted from the days it was not
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive number"; jobs=$2; shift 2 ;;
     --time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--time-limit needs a number of seconds"; limit=$2
       passed_on+=(--time-limit "$2"); shift 2 ;;
@@ -56,6 +62,8 @@ while [ $# -gt 0 ]; do
 done
 [ $slurm -eq 1 ] || [ $cluster_options -eq 0 ] ||
   die "--partition, --gpus-per-task, --time, --throttle and --dry-run go with --slurm"
+[ $sanitize -eq 1 ] || [ $mode != all ] ||
+  say "--no-sanitize: no submission runs under compute-sanitizer, so a write out of bounds, a race or a barrier misuse that leaves the answers right goes unnoticed"
 stub=$(ls "$root"/exercises/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
 [ -n "$stub" ] || die "no exercise '$name' in lesson '$lesson' (look in exercises/)"
 [ -d "$submissions" ] || die "$submissions: no such folder"
@@ -113,7 +121,7 @@ if [ $building -eq 1 ]; then
     "${extra[@]}" >"$builds/configure.log" 2>&1 ||
     { tail -5 "$builds/configure.log" >&2; die "configuring the class's build failed, which is the grading machine's problem (log: $builds/configure.log)"; }
   # What every submission shares: a failure here is the course's, not a student's.
-  cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" course_catch_main_gpu \
+  cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" "${base}_cases" \
     >"$builds/shared.log" 2>&1 || { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
   targets=()
   for ((k = 1; k <= number; k++)); do targets+=("submission_${k}_grade" "submission_${k}_bench"); done
@@ -213,36 +221,78 @@ if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
   fi
 fi
 
+# --- the sandbox and compute-sanitizer, for every run of a student's program --------------------------
+# course_sandbox (./course grade-class builds it) confines each run; where the kernel cannot (no
+# Landlock) the runs keep their time and output limits, and a warning says what is missing.
+sandbox=$course_build/bin/course_sandbox
+confine=()
+sanitizer="" small=()
+if [ $have_gpu -eq 1 ]; then
+  [ -x "$sandbox" ] || die "$sandbox is missing (./course grade-class builds it)"
+  if ! "$sandbox" --check >/dev/null; then
+    confine=(--allow-unconfined)
+    say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders"
+  fi
+  if [ $sanitize -eq 1 ]; then
+    sanitizer=$(sed -n 's/^COURSE_COMPUTE_SANITIZER:[A-Z]*=//p' "$course_build/CMakeCache.txt" 2>/dev/null)
+    [ -x "$sanitizer" ] || sanitizer=$(command -v compute-sanitizer || true)
+    [ -n "$sanitizer" ] || die "compute-sanitizer was not found (it comes with the CUDA Toolkit): install it, or grade with --no-sanitize"
+    # The lesson's small size (course_add_lesson's SMALL), which the exercise's benchmark takes too.
+    read -r -a small < <(awk -F'\t' -v l="$lesson" '$1 == l && $2 == "small" { print $4 }' "$tree/bin/course_manifest.tsv")
+  fi
+fi
+output_limit=1000000  # bytes a run may print
+
+# jailed SECONDS COMMAND...: runs a program of the student's through course_sandbox, in $scratch (its
+# working folder and TMPDIR, the one folder it may write in), for at most SECONDS; what it prints (1 MB
+# at most) goes to $printed, outside that folder. Exit code: the program's, 124 at the time limit, 125
+# at the output limit. Nothing it started outlives it.
+jailed() {
+  local seconds=$1
+  shift
+  (cd "$scratch" && TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv "$sandbox" "${confine[@]}" --writable "$scratch" \
+    --time-limit "$seconds" --output "$printed" --output-limit $output_limit -- "$@")
+}
+# The first lines a run printed, printable characters only, without this machine's paths.
+printed_lines() { head -c 100000 "$printed" | sed -e "s|$root/||g" -e "s|$out/||g" -e "s|$submissions/||g" | tr -cd '\11\12\40-\176'; }
+
 SECONDS=0
 # --- 3. run each student's work, one after another ---------------------------------------------------
+# The test cases, from the grading test built with the course's stub (never a student's program).
 declare -A points_of
 total_points=0
 cases=()
-for student in "${students[@]}"; do
-  [ -n "${built_of[$student]:-}" ] || continue
-  grader=$(program "$student" grade)
-  mapfile -t cases < <("$grader" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
-  break
-done
+listing=$tree/bin/${base}_cases
+if [ $mode != merge ]; then
+  [ -x "$listing" ] || die "$listing is missing: build the class again (without --dry-run)"
+  mapfile -t cases < <("$listing" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
+  [ ${#cases[@]} -gt 0 ] || die "the grading test $listing lists no test case"
+fi
 # Each case is run alone, by a test spec that names it exactly (Catch2's special characters escaped);
 # a spec that does not pick out its one case is a fault of this script, so it stops.
 declare -A spec_of
 for c in "${cases[@]}"; do
   spec_of[$c]=$(sed 's/[][\\,*"~]/\\&/g' <<<"$c")
-  picked=$("$grader" "${spec_of[$c]}" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
+  picked=$("$listing" "${spec_of[$c]}" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
   [ "$picked" = "$c" ] || die "cannot run the test case '$c' alone (its spec picks: ${picked:-nothing})"
 done
 for c in "${cases[@]}"; do points_of[$c]=1; done
+sanitizer_cost=""  # the points a compute-sanitizer error costs
 if [ -f "$points_file" ] && [ ${#cases[@]} -gt 0 ]; then  # lines "case name = points"; '#' starts a comment
   while IFS= read -r line || [ -n "$line" ]; do
     [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
     c=${line% = *} p=${line##* = }
     [[ $line == *" = "* && $p =~ ^[0-9]+$ ]] || die "${points_file#"$root"/}: '$line' is not 'case name = points'"
+    if [ "$c" = compute-sanitizer ]; then
+      sanitizer_cost=$p
+      continue
+    fi
     [ -n "${points_of[$c]+set}" ] || die "${points_file#"$root"/}: no test case '$c' in the grading test"
     points_of[$c]=$p
   done <"$points_file"
 fi
 for c in "${cases[@]}"; do total_points=$((total_points + ${points_of[$c]})); done
+[ -n "$sanitizer_cost" ] || sanitizer_cost=$(((total_points + 1) / 2))
 
 for student in "${graded[@]}"; do
   feedback=$out/feedback/$student.txt
@@ -257,23 +307,27 @@ for student in "${graded[@]}"; do
     why="no $name.cu found"
     [ -z "${odd_path_of[$student]:-}" ] || why="$name.cu is in a folder whose name holds a tab, newline or ';': rename it"
     echo "$why in the submission" >>"$feedback"
-    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,$(quote "$why")" >"$row"
+    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,,$(quote "$why")" >"$row"
     continue
   fi
   relative=${file#"$submissions/$student/"}
   if [ -z "${built_of[$student]:-}" ]; then
     first=$(grep -m 8 -E "error" "${log_of[$student]}" | sed "s|$root/||g; s|$submissions/||g")
     { echo "The file $relative did not compile. The first errors:"; echo; echo "$first"; } >>"$feedback"
-    echo "$(quote "$student"),$(quote "$relative"),compile error,0,${#cases[@]},0,$total_points,,,$(quote "$(head -1 <<<"$first")")" >"$row"
+    echo "$(quote "$student"),$(quote "$relative"),compile error,0,${#cases[@]},0,$total_points,,,,$(quote "$(head -1 <<<"$first")")" >"$row"
     continue
   fi
   if [ $have_gpu -eq 0 ]; then
     echo "Built. Not run: no CUDA device on the grading machine." >>"$feedback"
-    echo "$(quote "$student"),$(quote "$relative"),built,,${#cases[@]},,$total_points,,,$(quote "not run: no CUDA device")" >"$row"
+    echo "$(quote "$student"),$(quote "$relative"),built,,${#cases[@]},,$total_points,,,,$(quote "not run: no CUDA device")" >"$row"
     continue
   fi
   grader=$(program "$student" grade)
   bench=$(program "$student" bench)
+  scratch=$builds/run/$student
+  printed=$builds/run/$student.printed
+  rm -rf "$scratch"
+  mkdir -p "$scratch"
   passed=0 earned=0 first_failure="" timed_out=0
   for c in "${cases[@]}"; do
     # After one time-out the rest are not run: an endless kernel would cost the limit in every case.
@@ -281,47 +335,64 @@ for student in "${graded[@]}"; do
       echo "NOT RUN (an earlier case ran over the time limit)  $c" >>"$feedback"
       continue
     fi
-    prefix=(timeout -k 5 "$limit")
-    [ $sanitize -eq 1 ] && prefix+=(compute-sanitizer --tool memcheck --error-exitcode 99)
-    output=$("${prefix[@]}" "$grader" "${spec_of[$c]}" 2>&1)
+    jailed "$limit" "$grader" "${spec_of[$c]}"
     code=$?
-    # A memory error is what memcheck reports; its exit code alone would count a crash as one too.
-    memory_error=0
-    [ $code -ne 0 ] && [ $sanitize -eq 1 ] &&
-      grep -qE '^========= +(Invalid|Out-of-range|Misaligned|Malloc/Free error|.*is out of bounds)' <<<"$output" &&
-      memory_error=1
-    if [ $code -eq 0 ]; then
-      verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]}))
-    elif [ $code -eq 124 ] || [ $code -eq 137 ]; then
-      verdict="TIME-OUT (over $limit s)" timed_out=1
-    elif [ $memory_error -eq 1 ]; then
-      verdict="MEMORY ERROR (compute-sanitizer memcheck)"
-    elif [ $code -eq 1 ]; then
-      verdict=FAIL
-    elif [ $code -eq 77 ]; then
-      verdict="SKIPPED ($(grep -m1 -i 'skipped:' <<<"$output" | sed 's/.*skipped: *//I' | tr -cd '\40-\176'))"
-    elif [ $code -eq 99 ] && [ $sanitize -eq 1 ]; then
-      verdict="CRASH (under compute-sanitizer)"
-    else
-      verdict="CRASH (exit code $code)"
-    fi
+    output=$(printed_lines)
+    case $code in
+      0) verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]})) ;;
+      124) verdict="TIME-OUT (over $limit s)" timed_out=1 ;;
+      125) verdict="TOO MUCH OUTPUT (over $output_limit bytes; stopped)" ;;
+      1) verdict=FAIL ;;
+      77) verdict="SKIPPED ($(grep -m1 -i 'skipped:' <<<"$output" | sed 's/.*skipped: *//I'))" ;;
+      *) verdict="CRASH (exit code $code)" ;;
+    esac
     echo "$verdict  $c" >>"$feedback"
     if [ "$verdict" != PASS ]; then
-      # The test's own words (Catch's FAILED block: the check, its values, its messages), memcheck's
-      # first report or the error, without this machine's paths.
-      detail=$(grep -E -A8 "FAILED|^========= +(Invalid|Out-of-range|Misaligned)|error:" <<<"$output" | head -16 |
-        sed -e "s|$root/||g" -e "s|$out/||g" | tr -cd '\11\12\40-\176')
+      # The test's own words (Catch's FAILED block: the check, its values, its messages) or the error.
+      detail=$(grep -E -A8 "FAILED|error:" <<<"$output" | head -16)
       [ -z "$detail" ] || printf '%s\n\n' "$detail" | sed 's/^/      /' >>"$feedback"
-      [ -n "$first_failure" ] || first_failure="$verdict: $c$(grep -m1 -E '^ +(with expansion|step|[A-Za-z].*:)' <<<"$output" | sed 's/^ */: /' | tr -cd '\40-\176')"
+      [ -n "$first_failure" ] || first_failure="$verdict: $c$(grep -m1 -E '^ +(with expansion|step|[A-Za-z].*:)' <<<"$output" | sed 's/^ */: /')"
     fi
   done
+  # A submission that passed every case: once more on the small size under compute-sanitizer
+  # (common/tools/sanitize_submission.sh, as ./course grade runs it), which finds what gives right
+  # answers by luck: a write past an allocation, a race, a barrier not reached by every thread. A
+  # finding costs $sanitizer_cost points.
+  checked=""
+  if [ $passed -eq ${#cases[@]} ] && [ $sanitize -eq 0 ]; then
+    checked="not run (--no-sanitize)"
+  elif [ $passed -eq ${#cases[@]} ]; then
+    jailed $((3 * limit)) bash "$root/common/tools/sanitize_submission.sh" "$sanitizer" "$bench" "$file" "${small[@]}"
+    code=$?
+    verdict=$(grep '^verdict: ' "$printed" | tail -1)
+    verdict=${verdict#verdict: }
+    case $code in
+      0) checked=clean ;;
+      1) checked=${verdict:-a finding} ;;
+      124) checked="time-out under compute-sanitizer (over $((3 * limit)) s)" ;;
+      125) checked="too much output under compute-sanitizer" ;;
+      *) checked="crash under compute-sanitizer (exit code $code)" ;;
+    esac
+    if [ "$checked" = clean ]; then
+      tools=${verdict#clean (}
+      echo "compute-sanitizer (${tools%)}) on the small size (${small[*]}): no error" >>"$feedback"
+    else
+      earned=$((earned > sanitizer_cost ? earned - sanitizer_cost : 0))
+      {
+        echo "COMPUTE-SANITIZER: ${checked^^}, on the small size (${small[*]}): -$sanitizer_cost points"
+        printed_lines | grep -E '^=========' | grep -v -E 'COMPUTE-SANITIZER$|^========= *$' | head -12 | sed 's/^/      /'
+        echo
+      } >>"$feedback"
+      first_failure="compute-sanitizer: $checked$(printed_lines | grep -E '^========= +[A-Z]' | grep -v 'COMPUTE-SANITIZER' | head -1 | sed 's/^=* */: /')"
+    fi
+  fi
   time_ms="" ratio=""
   if [ $passed -eq ${#cases[@]} ]; then
     measured=$builds/$student.bench.csv
     verdict=""
     # The measurement is the last CSV header and the line after it (the benchmark prints them once the
     # kernel's runs are over), whatever else the student's code printed, lines like them included.
-    timeout -k 5 "$limit" "$bench" --csv 2>/dev/null | grep -A1 '^lesson,step,title,' | grep -v '^--$' | tail -2 >"$measured" &&
+    jailed "$limit" "$bench" --csv && grep -A1 '^lesson,step,title,' "$printed" | grep -v '^--$' | tail -2 >"$measured" &&
       IFS=$'\t' read -r verdict time_ms _ < <(summary "$measured")
     if [ "$verdict" = PASS ]; then
       [ -n "$solution_ms" ] && ratio=$(awk -v a="$time_ms" -v b="$solution_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
@@ -333,8 +404,11 @@ for student in "${graded[@]}"; do
       echo "time: not measured (the benchmark failed, ran over $limit s or printed something else)" >>"$feedback"
     fi
   fi
-  echo "$(quote "$student"),$(quote "$relative"),built,$passed,${#cases[@]},$earned,$total_points,$time_ms,$ratio,$(quote "$first_failure")" >"$row"
-  [ -z "$time_ms" ] || printf '%s\t%s\t%s\n' "$time_ms" "$student" "$ratio" >"$rows/$student.finish"
+  rm -rf "$scratch" "$printed"
+  echo "$(quote "$student"),$(quote "$relative"),built,$passed,${#cases[@]},$earned,$total_points,$time_ms,$ratio,$(quote "$checked"),$(quote "$first_failure")" >"$row"
+  # The leaderboard: those whose every answer is right and whom compute-sanitizer found nothing in.
+  [ -z "$time_ms" ] || [[ $checked != clean && $checked != not\ run* ]] ||
+    printf '%s\t%s\t%s\n' "$time_ms" "$student" "$ratio" >"$rows/$student.finish"
 done
 if [ $mode = one ]; then
   [ $have_gpu -eq 1 ] || say "no CUDA device on this node: $student's submission was built, not run"
@@ -345,12 +419,12 @@ fi
 # first. A student whose row is missing (a job of --slurm that was cancelled or ran out of time) gets one
 # that says so.
 gradebook=$out/gradebook.csv
-echo "student,file,build,cases_passed,cases_total,points,points_total,time_ms,vs_solution,first_failure" >"$gradebook"
+echo "student,file,build,cases_passed,cases_total,points,points_total,time_ms,vs_solution,sanitizer,first_failure" >"$gradebook"
 for student in "${students[@]}"; do
   if [ -f "$rows/$student.csv" ]; then
     cat "$rows/$student.csv"
   else
-    echo "$(quote "$student"),,not graded,,,,,,,$(quote "its grading job did not finish (see ${out#"$root"/}/slurm/)")"
+    echo "$(quote "$student"),,not graded,,,,,,,,$(quote "its grading job did not finish (see ${out#"$root"/}/slurm/)")"
   fi
 done >>"$gradebook"
 leaderboard=$out/leaderboard.csv

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Tests course_sandbox (common/tools/course_sandbox.cpp), the jail of ./course grade-class, with
+# commands made to misbehave as a submission might: write outside its folder, hang, spin, print
+# without end, leave a process behind. Skipped (77) on a machine whose kernel has no Landlock.
+# Usage: common/tests/test_sandbox.sh SANDBOX WORK_DIR
+set -uo pipefail
+sandbox=$1 work=$2
+rm -rf "$work"
+mkdir -p "$work/mine" "$work/theirs"
+echo "grades" >"$work/theirs/gradebook.csv"
+if ! "$sandbox" --check >/dev/null; then
+  echo "skipped: $("$sandbox" --check)"
+  exit 77
+fi
+failures=0
+expect() {  # expect WHAT CODE COMMAND...: the sandboxed command's exit code is CODE
+  local what=$1 want=$2 got
+  shift 2
+  "$@" >"$work/last.out" 2>&1
+  got=$?
+  if [ "$got" -eq "$want" ]; then
+    echo "ok: $what"
+  else
+    echo "FAILED: $what: exit code $got, expected $want"
+    sed 's/^/    /' "$work/last.out" | head -5
+    failures=$((failures + 1))
+  fi
+}
+check() {  # check WHAT CONDITION...: the condition (a test command) holds
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
+}
+run() { "$sandbox" --writable "$work/mine" --time-limit 5 -- bash -c "$1"; }
+
+expect "a file in its own folder can be written" 0 run "echo answer >'$work/mine/result.txt'"
+check "... and is there" grep -q answer "$work/mine/result.txt"
+expect "a file outside its folder cannot be written" 1 run "echo 1 >'$work/theirs/row.csv'"
+check "... and is not there" test ! -e "$work/theirs/row.csv"
+expect "a file outside its folder cannot be changed" 1 run "echo 100 >>'$work/theirs/gradebook.csv'"
+expect "... or emptied" 1 run ": >'$work/theirs/gradebook.csv'"
+expect "... or removed" 1 run "rm -f '$work/theirs/gradebook.csv'"
+expect "... or moved into its folder" 1 run "mv '$work/theirs/gradebook.csv' '$work/mine/'"
+check "the file outside is as it was" grep -qx grades "$work/theirs/gradebook.csv"
+expect "no folder can be made outside its folder" 1 run "mkdir '$work/theirs/x'"
+expect "a program it starts is confined too" 1 run "bash -c 'sh -c \"touch $work/theirs/deep\"'"
+expect "device files such as /dev/null can be written" 0 run "echo discarded >/dev/null"
+expect "reading is not restricted" 0 run "cat '$work/theirs/gradebook.csv' >/dev/null"
+expect "its exit code is passed on" 3 run "exit 3"
+expect "a signal that ends it is 128 + its number" 137 run 'kill -9 $$'
+
+SECONDS=0
+expect "a command that hangs is stopped at the time limit (124)" 124 "$sandbox" --time-limit 1 -- sleep 60
+expect "a command that spins is stopped at the time limit (124)" 124 "$sandbox" --time-limit 1 -- bash -c 'while :; do :; done'
+check "... within a few seconds" test $SECONDS -lt 10
+
+expect "a command that prints without end is stopped at the output limit (125)" 125 \
+  "$sandbox" --output "$work/output.txt" --output-limit 100000 --time-limit 20 -- yes "megabytes of output"
+check "... and its output file holds no more than the limit" test "$(stat -c %s "$work/output.txt")" -le 100000
+expect "its output goes to --output" 0 \
+  "$sandbox" --output "$work/output.txt" -- bash -c 'echo to stdout; echo to stderr >&2'
+check "... standard output and error both" test "$(sort "$work/output.txt" | tr '\n' ' ')" = "to stderr to stdout "
+
+expect "a process it leaves behind (setsid, in the background) ..." 0 \
+  run "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo \$! >'$work/mine/left.pid'"
+sleep 0.2
+check "... is gone when it ends" test ! -e "/proc/$(cat "$work/mine/left.pid")"
+
+expect "no command: exit 2" 2 "$sandbox" --time-limit 1
+expect "an unknown option: exit 2" 2 "$sandbox" --nonsense -- true
+expect "a time limit that is not a number: exit 2" 2 "$sandbox" --time-limit soon -- true
+expect "a writable folder that does not exist: exit 2" 2 "$sandbox" --writable "$work/none" -- true
+expect "a command that does not exist: exit 126" 126 "$sandbox" -- "$work/no-such-program"
+
+[ $failures -eq 0 ] || { echo "$failures checks failed"; exit 1; }
+echo "all checks passed"

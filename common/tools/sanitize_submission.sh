@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The compute-sanitizer check of an exercise, the same for `./course grade` (a student's own check) and
+# `./course grade-class` (which runs it inside course_sandbox, after every case has passed):
+#   common/tools/sanitize_submission.sh SANITIZER BENCH FILE [SMALL ARGUMENTS...]
+# runs the exercise's benchmark BENCH once, on the lesson's small size, under compute-sanitizer:
+# memcheck, then racecheck and synccheck where FILE (the student's source) uses shared memory,
+# barriers or warp-level primitives. It stops at the first tool that finds something. Printed: what
+# the tools print, then a last line "verdict: clean (TOOLS)" or "verdict: FINDING (TOOL)", FINDING one
+# of: memory error, race, barrier misuse, crash (exit code N). Exit code 0 clean, 1 a finding, 77
+# skipped (no compute-sanitizer, or no GPU: the benchmark's own 77).
+set -uo pipefail
+[ $# -ge 3 ] || { echo "usage: sanitize_submission.sh SANITIZER BENCH FILE [SMALL ARGUMENTS...]" >&2; exit 2; }
+sanitizer=$1 bench=$2 file=$3
+shift 3
+[ -x "$sanitizer" ] || { echo "skipped: compute-sanitizer was not found"; exit 77; }
+tools=(memcheck)
+! grep -qE '__shared__|__syncthreads|__syncwarp|_sync\(|cooperative_groups|barrier|memcpy_async|__pipeline' "$file" ||
+  tools+=(racecheck synccheck)
+for tool in "${tools[@]}"; do
+  "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 10 \
+    "$bench" "$@" --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1 2>&1
+  code=$?
+  [ $code -ne 0 ] || continue
+  [ $code -ne 77 ] || { echo "skipped: no CUDA device"; exit 77; }
+  case $code:$tool in
+    99:memcheck) echo "verdict: memory error (memcheck)" ;;
+    99:racecheck) echo "verdict: race (racecheck)" ;;
+    99:synccheck) echo "verdict: barrier misuse (synccheck)" ;;
+    *) echo "verdict: crash (exit code $code) ($tool)" ;;
+  esac
+  exit 1
+done
+echo "verdict: clean (${tools[*]})"
