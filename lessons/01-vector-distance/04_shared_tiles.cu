@@ -10,10 +10,15 @@
 // row of the block read 16 neighbouring elements of one row.
 //
 // What it costs: two barriers per 16 elements, and shared-memory traffic: every term reads two values
-// from shared memory. And those reads are not all equal. tile_b[tx][e] has the 16 threads of a
-// half-warp read 16 rows of the tile at the same column, 16 words apart; shared memory is 32 banks of
-// 4 bytes, so rows 0, 2, 4, ... start in one bank and rows 1, 3, 5, ... in another, and the threads
-// queue for the same banks: a bank conflict (the lesson's README has the counts). Step 05 removes it.
+// from shared memory. And those reads are not all equal. The compiler reads both tiles 16 bytes (four
+// elements) at a time, one LDS.128 instruction per four terms. For tile_a[ty][e] the 16 threads of a
+// half-warp read the same 16 bytes, which the hardware broadcasts. For tile_b[tx][e] they read 16
+// pieces of 16 bytes, one from each of 16 rows, at the same column. Shared memory is 32 banks of 4
+// bytes (the word at offset w is in bank w % 32), and a row of the tile is 16 words, so rows 0, 2, 4,
+// ... start in bank 0 and rows 1, 3, 5, ... in bank 16: the 16 pieces fall into the same 8 banks, and
+// the shared memory serves them one pass (a "wavefront") after another. Nsight Compute counts 9
+// wavefronts per load instruction where 1 or 2 would do: a bank conflict (the lesson's README has the
+// counts). Step 05 removes it.
 //
 // Any M, K, N: a tile that runs past the end of A, B or the vectors is filled with zeros, which add
 // (0 - 0)^2 = 0 to every sum, and threads outside C compute but do not store.

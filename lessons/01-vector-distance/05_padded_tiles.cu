@@ -2,18 +2,21 @@
 //
 // What changed: one number. B's tile gets a 17th, unused column: tile_b[kTile][kTile + 1].
 //
-// Why it is faster: shared memory is 32 banks, 4 bytes wide; a word at offset w (in words) lives in
-// bank w % 32, and a bank serves one address per cycle. In step 04 the 16 threads of a half-warp read
-// tile_b[tx][e] for tx = 0..15: offsets 16 tx + e, which fall in only two banks (e and e + 16), so
-// the threads queue. With rows 17 words long the offsets are 17 tx + e, and 17 tx mod 32 takes 16
-// different values for tx = 0..15: 16 banks, no queue. tile_a[ty][e] was never a problem: all 16
-// threads of a half-warp read the same word, which the hardware broadcasts.
+// Why it is faster: shared memory is 32 banks, 4 bytes wide; the word at offset w lives in bank
+// w % 32, and a bank serves one address per pass. In step 04 the 16 threads of a half-warp read 16
+// bytes each from 16 rows of tile_b whose starts all lie in bank 0 or bank 16, so the shared memory
+// served them one pass after another: 9 passes per load on average. With rows 17 words long, row tx
+// starts at offset 17 tx, and 17 tx mod 32 takes 16 different values for tx = 0..15: the word
+// tile_b[tx][e] of each thread is in a bank of its own, and a load is served in about one pass (1.2
+// on average in the README's counts). tile_a[ty][e] was never a problem: all 16 threads of a
+// half-warp read the same bytes, which the hardware broadcasts.
 //
-// What it costs: 64 bytes of shared memory per block. The rows of B's tile are no longer 16 bytes
-// apart, so its values are read one word at a time rather than four (more load instructions, each
-// without a conflict; the lesson's README has the counts). And the padding gives the store a small
-// conflict of its own: a warp writes two rows of tile_b, offsets 0..15 and 17..32, and offsets 0 and
-// 32 share bank 0, so each store takes two passes (one store per 16 loads).
+// What it costs: 64 bytes of shared memory per block, and more load instructions. A row of B's tile
+// no longer starts on a 16-byte boundary, so the compiler reads it one word at a time (LDS) instead of
+// four (LDS.128): 2.5 times as many shared loads, but three times fewer passes in all (the lesson's
+// README has the counts). And the padding gives the store a small conflict of its own: a warp writes
+// two rows of tile_b, offsets 0..15 and 17..32, and offsets 0 and 32 share bank 0, so each store takes
+// two passes (one store per 16 loads).
 //
 // Any M, K, N, as in step 04.
 #include <cstdint>

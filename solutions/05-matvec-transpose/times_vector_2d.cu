@@ -9,12 +9,12 @@
 // takes rows 8b .. 8b + 7; when M needs more than 65535 blocks, stride by the grid.
 //
 // Grade your work:   ./course grade 05 times_vector_2d
-// The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000, 999 x 1001, 200000 x 3 and 16384 x 16384.
+// The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000, 999 x 1001, 600000 x 3 and 16384 x 16384.
 //
 // Traps:
 //   - Each warp reduces its row alone, so a whole warp may skip a row past M, but never only some of
 //     its lanes: the shuffle's full mask needs all 32 (lanes past N add 0 instead).
-//   - 200000 x 3 needs more than 65535 blocks of 8 rows: stride by the grid.
+//   - 600000 x 3 needs 75000 blocks of 8 rows, more than 65535: stride by the grid.
 // Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio.
 // >>> solution
 //
