@@ -1,5 +1,6 @@
 // Lesson 04, step 08: phase 3 with register micro-tiles. Step 08 explains it, step 09 gives it a
-// second stage of shared memory, and steps 10 and 11 launch it on other sets of tiles.
+// second stage of shared memory (09_double_buffered_copies.cuh), and steps 10 and 11 launch it on
+// other sets of tiles.
 //
 // The kernel updates tiles of kTile x kTile (128, or 64 with step 08's --tile 64) with the kTile values
 // of k of round kb:
@@ -68,16 +69,62 @@ __device__ inline void stage_chunk(std::int32_t (*a)[MicroTileBlock<kTile>::kTra
   __pipeline_commit();
 }
 
-// kStages = 1 (step 08): copy a chunk of k, wait for it, compute, and only then copy the next.
-// kStages = 2 (step 09 on): the threads compute from one stage while the next chunk lands in the other.
-// __launch_bounds__ asks for 512 threads per SM (two blocks of 256, eight of 64): at most 128
-// registers a thread.
+// The micro-tile's update with one staged chunk of k: at[k][r] = d[i0 + r][k0 + k] and bk[k][c] =
+// d[k0 + k][j0 + c] for the chunk's kStagedK values of k. Each k: 8 values of the tile's column k and
+// 8 of its row k into registers (four 16-byte loads), then 64 fused add-mins.
+template <int kTile>
+__device__ __forceinline__ void relax_with_chunk(const std::int32_t (*at)[MicroTileBlock<kTile>::kTransposedPitch],
+                                                 const std::int32_t (*bk)[kTile], int tx, int ty,
+                                                 std::int32_t best[kMicroTile][kMicroTile]) {
+#pragma unroll 4
+  for (int k = 0; k < kStagedK; ++k) {
+    std::int32_t a[kMicroTile], b[kMicroTile];
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int4 va = *reinterpret_cast<const int4*>(&at[k][spread<kTile>(ty, 4 * half)]);
+      const int4 vb = *reinterpret_cast<const int4*>(&bk[k][spread<kTile>(tx, 4 * half)]);
+      a[4 * half] = va.x, a[4 * half + 1] = va.y, a[4 * half + 2] = va.z, a[4 * half + 3] = va.w;
+      b[4 * half] = vb.x, b[4 * half + 1] = vb.y, b[4 * half + 2] = vb.z, b[4 * half + 3] = vb.w;
+    }
+#pragma unroll
+    for (int r = 0; r < kMicroTile; ++r)
+#pragma unroll
+      for (int c = 0; c < kMicroTile; ++c) best[r][c] = __viaddmin_s32(a[r], b[c], best[r][c]);
+  }
+}
+
+// How the kernel goes through the kTile / kStagedK chunks of k of its round, given kStages
+// shared-memory stages (at[s], bk[s]) and the first chunk's copy already started. Step 08's one stage
+// is here; step 09's two are in 09_double_buffered_copies.cuh: `diff` the two run()s.
+template <int kStages, int kTile>
+struct ChunkLoop;
+
+// One stage (step 08): wait for the chunk, compute with it, and only then copy the next.
+template <int kTile>
+struct ChunkLoop<1, kTile> {
+  __device__ __forceinline__ static void run(std::int32_t (*at)[kStagedK][MicroTileBlock<kTile>::kTransposedPitch],
+                                             std::int32_t (*bk)[kStagedK][kTile], const std::int32_t* d, int n,
+                                             std::size_t i0, std::size_t j0, int k0, int tx, int ty,
+                                             std::int32_t best[kMicroTile][kMicroTile]) {
+    constexpr int kChunks = kTile / kStagedK;
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+      __pipeline_wait_prior(0);  // this thread's copies of `chunk` have landed
+      __syncthreads();           // ... and everyone else's
+      relax_with_chunk<kTile>(at[0], bk[0], tx, ty, best);
+      __syncthreads();  // everyone is done with the stage before a copy overwrites it
+      if (chunk + 1 < kChunks) stage_chunk<kTile>(at[0], bk[0], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
+    }
+  }
+};
+
+// The kernel: kStages = 1 in step 08, 2 from step 09 on (whose translation units include
+// 09_double_buffered_copies.cuh, where ChunkLoop<2> is). __launch_bounds__ asks for 512 threads per
+// SM (two blocks of 256, eight of 64): at most 128 registers a thread.
 template <class Tiles, int kStages, int kTile = kRegisterTile>
 __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTileBlock<kTile>::kThreads)
     min_plus_registers(std::int32_t* d, int n, int kb) {
   static_assert(kStages == 1 || kStages == 2, "one stage, or two used in turn");
   using Block = MicroTileBlock<kTile>;
-  constexpr int kChunks = kTile / kStagedK;
   int bi, bj;
   if (!Tiles::pick(kb, bi, bj)) return;
   __shared__ alignas(16) std::int32_t at[kStages][kStagedK][Block::kTransposedPitch];  // at[s][k][r] = d[i0 + r][k]
@@ -97,34 +144,7 @@ __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTi
       best[r][4 * half] = v.x, best[r][4 * half + 1] = v.y, best[r][4 * half + 2] = v.z, best[r][4 * half + 3] = v.w;
     }
 
-  for (int chunk = 0; chunk < kChunks; ++chunk) {
-    const int stage = chunk % kStages, next = (chunk + 1) % kStages;
-    if (kStages == 2 && chunk + 1 < kChunks) {
-      stage_chunk<kTile>(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
-      __pipeline_wait_prior(1);  // this thread's copies of `chunk` have landed (the next may still fly)
-    } else {
-      __pipeline_wait_prior(0);
-    }
-    __syncthreads();  // ... and everyone else's
-#pragma unroll 4
-    for (int k = 0; k < kStagedK; ++k) {
-      std::int32_t a[kMicroTile], b[kMicroTile];
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int4 va = *reinterpret_cast<const int4*>(&at[stage][k][spread<kTile>(ty, 4 * half)]);
-        const int4 vb = *reinterpret_cast<const int4*>(&bk[stage][k][spread<kTile>(tx, 4 * half)]);
-        a[4 * half] = va.x, a[4 * half + 1] = va.y, a[4 * half + 2] = va.z, a[4 * half + 3] = va.w;
-        b[4 * half] = vb.x, b[4 * half + 1] = vb.y, b[4 * half + 2] = vb.z, b[4 * half + 3] = vb.w;
-      }
-#pragma unroll
-      for (int r = 0; r < kMicroTile; ++r)
-#pragma unroll
-        for (int c = 0; c < kMicroTile; ++c) best[r][c] = __viaddmin_s32(a[r], b[c], best[r][c]);
-    }
-    __syncthreads();  // everyone is done with this stage before a copy overwrites it
-    if (kStages == 1 && chunk + 1 < kChunks)
-      stage_chunk<kTile>(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
-  }
+  ChunkLoop<kStages, kTile>::run(at, bk, d, n, i0, j0, k0, tx, ty, best);
 
 #pragma unroll
   for (int r = 0; r < kMicroTile; ++r)

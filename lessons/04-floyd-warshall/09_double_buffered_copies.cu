@@ -1,15 +1,16 @@
 // Lesson 04, step 09: two stages of shared memory, so copying the next slice of k overlaps
 // computing with this one.
 //
-// What changed: one template argument of step 08's phase-3 kernel, kStages = 2
-// (08_blocked_register_tiles.cuh). In step 08 a block copies 16 values of k into shared memory,
-// waits until they have landed, computes with them, and only then starts the next copy: every
-// 16 values of k, all its warps stand still for the memory latency, and both blocks on an SM start
-// their tiles together, so they tend to stand still at the same moments. Now the block owns two
-// stages. Before computing with stage s it starts the copy of the next chunk into the other stage;
-// the copies are asynchronous (cp.async: __pipeline_memcpy_async, then __pipeline_commit), so the
-// threads go straight on to compute, and __pipeline_wait_prior(1) waits only for the older of the
-// two chunks in flight. Chunk by chunk:
+// What changed: how phase 3's kernel goes through the chunks of k. Step 08's ChunkLoop<1>
+// (08_blocked_register_tiles.cuh) becomes ChunkLoop<2> (09_double_buffered_copies.cuh, beside this
+// file; `diff` the two run()s); the rest of the kernel is step 08's, with two stages of shared memory
+// (kStages = 2). In step 08 a block copies 16 values of k into shared memory, waits until they have
+// landed, computes with them, and only then starts the next copy: every 16 values of k, all its warps
+// stand still for the memory latency, and both blocks on an SM start their tiles together, so they
+// tend to stand still at the same moments. Now the block owns two stages. Before computing with stage
+// s it starts the copy of the next chunk into the other stage; the copies are asynchronous (cp.async:
+// __pipeline_memcpy_async, then __pipeline_commit), so the threads go straight on to compute, and
+// __pipeline_wait_prior(1) waits only for the older of the two chunks in flight. Chunk by chunk:
 //
 //   step 08:  copy 0 | wait | compute 0 | copy 1 | wait | compute 1 | ...
 //   step 09:  copy 0, copy 1 | wait 0 | compute 0, copy 2 | wait 1 | compute 1, copy 3 | ...
@@ -18,16 +19,17 @@
 // previous one, which is nothing once the kernel is busy computing.
 //
 // What it costs: twice the shared memory for the slices (33 KB per block instead of 16.6 KB; two
-// blocks still fit on an SM) and a second barrier per chunk, so that no copy overwrites a stage
-// that a slow warp is still reading.
+// blocks still fit on an SM). The two barriers per chunk stay: one before computing (every thread's
+// copies have landed), one after (no copy starts into a stage that a slow warp is still reading).
 //
 // Launch: as step 08 (rounds of 64 or 128 by n, or --tile; n padded to that width); --threads and
 // --blocks are ignored.
-#include "08_blocked_register_tiles.cuh"
+#include "09_double_buffered_copies.cuh"
 #include "floyd_warshall.h"
 
 // The launcher is step 08's, in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
-// min_plus_registers<Phase3Tiles, 2> over every tile outside row and column kb.
+// min_plus_registers<Phase3Tiles, 2> over every tile outside row and column kb, which goes through
+// its chunks with ChunkLoop<2>.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "09", "two shared-memory stages, copies overlap compute", "gpu", nullptr,
     floyd_warshall::register_tile_rounds_plan_for_n, floyd_warshall::run_register_tile_rounds_at_width<2>,

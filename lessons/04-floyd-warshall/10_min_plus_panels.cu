@@ -29,7 +29,7 @@
 // --blocks are ignored.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
-#include "08_blocked_register_tiles.cuh"
+#include "09_double_buffered_copies.cuh"
 #include "10_min_plus_panels.cuh"
 
 namespace {

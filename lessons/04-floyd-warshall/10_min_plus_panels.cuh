@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "course/check.h"
-#include "08_blocked_register_tiles.cuh"
+#include "09_double_buffered_copies.cuh"
 
 namespace floyd_warshall {
 
