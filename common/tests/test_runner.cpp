@@ -75,6 +75,19 @@ class PretendLesson {
                                " --results " + course::shell_quote((root_ / "results").string()) + " " + args);
   }
 
+  // The runner's --compare (an exercise's performance report) with @p args.
+  course::CommandOutcome compare(const std::string& args) const {
+    return course::run_command(course::shell_quote((root_ / "bin/course_runner").string()) + " --compare " + args);
+  }
+
+  // A measurement recorded as a benchmark records it (--csv), of a stand-in step of n microseconds.
+  std::string recorded(std::size_t n) const {
+    const fs::path path = root_ / ("recorded-" + std::to_string(n) + ".csv");
+    const auto o = course::run_command(course::shell_quote(COURSE_FAKE_STEP) + " --csv --reps 1 --n " + std::to_string(n));
+    std::ofstream(path) << o.out;
+    return path.string();
+  }
+
   // The file results/lesson99-<name> ("" when it was not written).
   std::string result(const std::string& name) const { return course::read_text_file((root_ / "results" / ("lesson99-" + name)).string()); }
 
@@ -258,4 +271,19 @@ TEST_CASE("runner: a wrong answer in the ladder fails the run") {
   INFO(o.out);
   REQUIRE(o.exit_code == course::kExitFail);
   REQUIRE(has_line(o.out, "^  05 +fake step 05 .*FAIL$"));
+}
+
+TEST_CASE("runner: --compare says whether the exercise's speed target (1.2x the solution's time) is met") {
+  PretendLesson lesson;
+  // Yours takes 1 ms (n = 1000); the solution's recorded time is 0.9 ms, then 0.5 ms.
+  auto o = lesson.compare("lesson99_02_gpu --recorded " + lesson.recorded(900) + " --args '--reps 1'");
+  INFO(o.out << o.err);
+  REQUIRE(o.exit_code == course::kExitPass);
+  REQUIRE_THAT(o.out, Contains("your kernel takes 1.11x the solution's time"));
+  REQUIRE_THAT(o.out, Contains("speed target (within 1.2x the solution's time): met"));
+  o = lesson.compare("lesson99_02_gpu --recorded " + lesson.recorded(500) + " --args '--reps 1'");
+  INFO(o.out << o.err);
+  REQUIRE(o.exit_code == course::kExitPass);
+  REQUIRE_THAT(o.out, Contains("your kernel takes 2.00x the solution's time"));
+  REQUIRE_THAT(o.out, Contains("speed target (within 1.2x the solution's time): not met (advisory"));
 }

@@ -195,6 +195,10 @@ int compare_programs(const std::string& bin, const std::string& yours, const std
     double ratio = mine.time.median_ms / ref.time.median_ms;
     std::cout << "\nyour kernel takes " << course::format_significant(ratio, 3) << "x the solution's time"
               << (ratio <= 1.1 ? " (on par with the solution)" : "") << "\n";
+    // Every exercise's speed target, as its stub states it: advisory, never part of the grade.
+    constexpr double kSpeedTarget = 1.2;
+    std::cout << "speed target (within " << kSpeedTarget << "x the solution's time): "
+              << (ratio <= kSpeedTarget ? "met" : "not met (advisory: the grade does not depend on it)") << "\n";
     if (!recorded.empty() && ref.device != mine.device)
       std::cout << "(the solution's time was recorded on " << ref.device << " when your copy of the course was made; "
                 << "yours ran on " << mine.device << ", so the ratio compares two GPUs)\n";
