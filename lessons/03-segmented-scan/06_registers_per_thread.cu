@@ -8,14 +8,16 @@
 // totals and the propagation are step 03's.
 //
 // Why it is faster: a thread asks for its run with five 16-byte loads (four of values, one of flags
-// for 16 floats), so more bytes are on their way per instruction; in the README's table these
-// accesses carry all of the gain at 60 million elements (without them the step is slower than step
-// 05). And the parallel part, shuffles and barriers, is paid once per run instead of once per
-// element, the sequential part being one operation per element on values already in registers. The
-// original study's first optimization was this one. The README's counters show instructions per
-// element falling from 126 to 16.2. `--scalar-loads` turns the 16-byte accesses off (each thread
-// then reads and writes its run one element at a time), and `--items` changes the run: the README's
-// tables measure each of the two alone.
+// for 16 floats), so more bytes are on their way per instruction, each using 16 bytes of every
+// 32-byte sector it touches although each lane reads its own run. And the parallel part, shuffles and
+// barriers, is paid once per run instead of once per element, the sequential part being one
+// operation per element on values already in registers. The original study's first optimization
+// was this one. The README's counters show instructions per element falling from 126 to 16.2.
+// `--scalar-loads` reads and writes each run one element at a time: then the lanes of a warp touch
+// addresses 64 bytes apart, 4 bytes of a sector each, and the step is slower than step 05 (the
+// README's table).
+// That switch changes the width of the accesses and their coalescing together, so it measures the
+// two as one; `--items` changes the run length.
 //
 // What it costs: registers, kItems values and a word of flags per thread, which limits how many
 // threads an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against
