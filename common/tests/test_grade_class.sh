@@ -85,7 +85,7 @@ first_call leo 'for (void* hog; cudaMalloc(\&hog, std::size_t(1) << 28) == cudaS
 first_call mallory 'for (int line = 0; line < 2000000; ++line) std::printf("spam spam spam spam spam spam spam spam spam spam\\n");'
 first_call nick "if (FILE* f = std::fopen(\"$work/grades/rows/alice.csv\", \"w\")) std::fclose(f); std::remove(\"$work/grades/feedback/alice.txt\"); if (FILE* f = std::fopen(\"$work/outside.txt\", \"w\")) std::fclose(f);"
 cp "$solution" "$class/olivia/argmax.cu"
-edit "$class/olivia/argmax.cu" olivia 's|^  if (warp == 0) best = warp_argmax(|  if (warp == 1 \&\& lane == 0) reinterpret_cast<volatile float*>(warp_best)[0] = reinterpret_cast<volatile float*>(warp_best)[0];\n&|'
+edit "$class/olivia/argmax.cu" olivia 's|^  if (lane == 0) warp_best\[warp\] = best;$|  __shared__ volatile int last_warp;  // every warp writes it, no barrier between: a race\n  if (lane == 0) last_warp = warp;\n&|'
 cp "$solution" "$class/peggy/argmax.cu"
 [ $make_class_only -eq 0 ] || exit 0
 
@@ -143,7 +143,8 @@ grep -q -E '^      ========= +Invalid __global__ write' "$work/grades/feedback/f
 [ "$(field olivia 10)" = "race (racecheck)" ] && [ "$(field olivia 6)" -eq $((total - cost)) ] ||
   fail "olivia's race in shared memory was not found by racecheck, or did not cost $cost points: $(row olivia)"
 grep -q 'TIME-OUT' "$work/grades/feedback/kim.txt" || fail "kim's spinning was not a time-out"
-[ "$(field leo 6)" -gt 0 ] || fail "leo's taking all the memory cost him every point: $(row leo)"
+# leo's own cases may fail for want of memory; the memory is back for those after him (nick, peggy).
+[[ $(field leo 4) =~ ^[0-9]+$ ]] || fail "leo was not graded: $(row leo)"
 grep -q '^TOO MUCH OUTPUT' "$work/grades/feedback/mallory.txt" || fail "mallory's megabytes of output were not stopped"
 [ "$(stat -c %s "$work/grades/feedback/mallory.txt")" -lt 200000 ] || fail "mallory's megabytes reached her feedback"
 if "$work/build/bin/course_sandbox" --check >/dev/null; then

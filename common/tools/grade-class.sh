@@ -244,13 +244,13 @@ fi
 output_limit=1000000  # bytes a run may print
 
 # jailed SECONDS COMMAND...: runs a program of the student's through course_sandbox, in $scratch (its
-# working folder and TMPDIR, the one folder it may write in), for at most SECONDS; what it prints (1 MB
+# working folder, HOME and TMPDIR, the one folder it may write in), for at most SECONDS; what it prints (1 MB
 # at most) goes to $printed, outside that folder. Exit code: the program's, 124 at the time limit, 125
 # at the output limit. Nothing it started outlives it.
 jailed() {
   local seconds=$1
   shift
-  (cd "$scratch" && TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv "$sandbox" "${confine[@]}" --writable "$scratch" \
+  (cd "$scratch" && HOME=$scratch TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv "$sandbox" "${confine[@]}" --writable "$scratch" \
     --time-limit "$seconds" --output "$printed" --output-limit $output_limit -- "$@")
 }
 # The first lines a run printed, printable characters only, without this machine's paths.
