@@ -66,6 +66,11 @@ expect "a process it leaves behind (setsid, in the background) ..." 0 \
 sleep 0.2
 check "... is gone when it ends" test ! -e "/proc/$(cat "$work/mine/left.pid")"
 
+SECONDS=0
+expect "a process left behind that holds the output open does not keep it waiting" 0 \
+  "$sandbox" --output "$work/output.txt" --time-limit 20 -- bash -c 'sleep 300 & sh -c "sleep 300 &" ; echo started'
+check "... it returns at once, with the output" test $SECONDS -lt 5 -a "$(cat "$work/output.txt")" = started
+
 expect "no command: exit 2" 2 "$sandbox" --time-limit 1
 expect "an unknown option: exit 2" 2 "$sandbox" --nonsense -- true
 expect "a time limit that is not a number: exit 2" 2 "$sandbox" --time-limit soon -- true

@@ -42,6 +42,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -117,13 +118,23 @@ void confine(int abi, const std::vector<std::string>& writable) {
 }
 
 // --- processes left behind -------------------------------------------------------------------------
-// This process's children as the kernel lists them (orphans of the command included, as this process
-// is their subreaper).
+// This process's children (orphans of the command included, as this process is their subreaper),
+// from /proc/PID/stat: the parent's pid is the second field after the command name in parentheses.
 std::vector<pid_t> children() {
   std::vector<pid_t> pids;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::ifstream list(task.path() / "children");
-    for (pid_t pid; list >> pid;) pids.push_back(pid);
+  const std::string self = std::to_string(getpid());
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;  // gone meanwhile
+    const auto end_of_name = line.rfind(')');
+    if (end_of_name == std::string::npos) continue;
+    std::istringstream rest(line.substr(end_of_name + 1));
+    std::string state, parent;
+    if (rest >> state >> parent && parent == self) pids.push_back(static_cast<pid_t>(std::stol(name)));
   }
   return pids;
 }
