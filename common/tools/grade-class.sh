@@ -256,6 +256,20 @@ jailed() {
 # The first lines a run printed, printable characters only, without this machine's paths.
 printed_lines() { head -c 100000 "$printed" | sed -e "s|$root/||g" -e "s|$out/||g" -e "s|$submissions/||g" | tr -cd '\11\12\40-\176'; }
 
+# Before any student: the check runs on the course's own solution, sandboxed as a student's program
+# is. Should it find something there (compute-sanitizer that cannot work inside the sandbox on this
+# machine, say), it would cost every student points, so grading stops instead.
+solution_bench=$course_build/bin/solution${lesson}_${name}_bench
+solution_file=$(ls "$root"/solutions/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
+if [ $have_gpu -eq 1 ] && [ $sanitize -eq 1 ] && [ -x "$solution_bench" ] && [ -n "$solution_file" ]; then
+  scratch=$builds/run/solution-check printed=$builds/run/solution-check.printed
+  rm -rf "$scratch"
+  mkdir -p "$scratch"
+  jailed $((3 * limit)) bash "$root/common/tools/sanitize_submission.sh" "$sanitizer" "$solution_bench" "$solution_file" \
+    "${small[@]}" || { tail -5 "$printed" >&2; die "the compute-sanitizer check fails on the course's own solution here, so it would cost every student points (above; grade with --no-sanitize, or see $printed)"; }
+  rm -rf "$scratch"
+fi
+
 SECONDS=0
 # --- 3. run each student's work, one after another ---------------------------------------------------
 # The test cases, from the grading test built with the course's stub (never a student's program).
