@@ -227,6 +227,7 @@ fi
 sandbox=$course_build/bin/course_sandbox
 confine=()
 sanitizer="" small=()
+sanitize_check=$root/common/tools/sanitize_submission.sh
 if [ $have_gpu -eq 1 ]; then
   [ -x "$sandbox" ] || die "$sandbox is missing (./course grade-class builds it)"
   if ! "$sandbox" --check >/dev/null; then
@@ -234,11 +235,9 @@ if [ $have_gpu -eq 1 ]; then
     say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders"
   fi
   if [ $sanitize -eq 1 ]; then
-    sanitizer=$(sed -n 's/^COURSE_COMPUTE_SANITIZER:[A-Z]*=//p' "$course_build/CMakeCache.txt" 2>/dev/null)
-    [ -x "$sanitizer" ] || sanitizer=$(command -v compute-sanitizer || true)
+    # The lesson's small size (course_add_lesson's SMALL) is one the exercise's benchmark takes too.
+    { read -r sanitizer; read -r -a small; } < <(bash "$sanitize_check" --setup "$tree" "$lesson")
     [ -n "$sanitizer" ] || die "compute-sanitizer was not found (it comes with the CUDA Toolkit): install it, or grade with --no-sanitize"
-    # The lesson's small size (course_add_lesson's SMALL), which the exercise's benchmark takes too.
-    read -r -a small < <(awk -F'\t' -v l="$lesson" '$1 == l && $2 == "small" { print $4 }' "$tree/bin/course_manifest.tsv")
   fi
 fi
 output_limit=1000000  # bytes a run may print
@@ -265,7 +264,7 @@ if [ $have_gpu -eq 1 ] && [ $sanitize -eq 1 ] && [ -x "$solution_bench" ] && [ -
   scratch=$builds/run/solution-check printed=$builds/run/solution-check.printed
   rm -rf "$scratch"
   mkdir -p "$scratch"
-  jailed $((3 * limit)) bash "$root/common/tools/sanitize_submission.sh" "$sanitizer" "$solution_bench" "$solution_file" \
+  jailed $((3 * limit)) bash "$sanitize_check" "$sanitizer" "$solution_bench" "$solution_file" \
     "${small[@]}" || { tail -5 "$printed" >&2; die "the compute-sanitizer check fails on the course's own solution here, so it would cost every student points (above; grade with --no-sanitize, or see $printed)"; }
   rm -rf "$scratch"
 fi
@@ -376,7 +375,7 @@ for student in "${graded[@]}"; do
   if [ $passed -eq ${#cases[@]} ] && [ $sanitize -eq 0 ]; then
     checked="not run (--no-sanitize)"
   elif [ $passed -eq ${#cases[@]} ]; then
-    jailed $((3 * limit)) bash "$root/common/tools/sanitize_submission.sh" "$sanitizer" "$bench" "$file" "${small[@]}"
+    jailed $((3 * limit)) bash "$sanitize_check" "$sanitizer" "$bench" "$file" "${small[@]}"
     code=$?
     verdict=$(grep '^verdict: ' "$printed" | tail -1)
     verdict=${verdict#verdict: }

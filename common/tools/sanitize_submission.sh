@@ -8,7 +8,19 @@
 # the tools print, then a last line "verdict: clean (TOOLS)" or "verdict: FINDING (TOOL)", FINDING one
 # of: memory error, race, barrier misuse, crash (exit code N). Exit code 0 clean, 1 a finding, 77
 # skipped (no compute-sanitizer, or no GPU: the benchmark's own 77).
+#   common/tools/sanitize_submission.sh --setup BUILD_DIR LESSON
+# prints what a caller passes to the check, as found in a build of the course: the compute-sanitizer
+# to run (the one CMake found, else the one on PATH; an empty line without either), then the lesson's
+# small size (course_add_lesson's SMALL, from the build's manifest).
 set -uo pipefail
+if [ "${1:-}" = --setup ]; then
+  [ $# -eq 3 ] || { echo "usage: sanitize_submission.sh --setup BUILD_DIR LESSON" >&2; exit 2; }
+  sanitizer=$(sed -n 's/^COURSE_COMPUTE_SANITIZER:[A-Z]*=//p' "$2/CMakeCache.txt" 2>/dev/null)
+  [ -x "$sanitizer" ] || sanitizer=$(command -v compute-sanitizer || true)
+  echo "$sanitizer"
+  echo "$(awk -F'\t' -v l="$3" '$1 == l && $2 == "small" { print $4 }' "$2/bin/course_manifest.tsv")"
+  exit 0
+fi
 [ $# -ge 3 ] || { echo "usage: sanitize_submission.sh SANITIZER BENCH FILE [SMALL ARGUMENTS...]" >&2; exit 2; }
 sanitizer=$1 bench=$2 file=$3
 shift 3
