@@ -93,26 +93,43 @@ __device__ __forceinline__ void relax_with_chunk(const std::int32_t (*at)[MicroT
   }
 }
 
-// How the kernel goes through the kTile / kStagedK chunks of k of its round, given kStages
-// shared-memory stages (at[s], bk[s]) and the first chunk's copy already started. Step 08's one stage
-// is here; step 09's two are in 09_double_buffered_copies.cuh: `diff` the two run()s.
+// A block's chunks of k: its kStages stages of shared memory (at[s], bk[s]), where the chunks come
+// from, and this thread's place in the tile. copy(s, c) starts the copy of chunk c into stage s;
+// relax(s, best) updates the thread's micro-tile with the chunk in stage s.
+template <int kTile>
+struct StagedChunks {
+  std::int32_t (*at)[kStagedK][MicroTileBlock<kTile>::kTransposedPitch];
+  std::int32_t (*bk)[kStagedK][kTile];
+  const std::int32_t* d;
+  int n;
+  std::size_t i0, j0;
+  int k0, tx, ty;
+
+  __device__ __forceinline__ void copy(int stage, int chunk) const {
+    stage_chunk<kTile>(at[stage], bk[stage], d, n, i0, j0, k0 + chunk * kStagedK);
+  }
+  __device__ __forceinline__ void relax(int stage, std::int32_t best[kMicroTile][kMicroTile]) const {
+    relax_with_chunk<kTile>(at[stage], bk[stage], tx, ty, best);
+  }
+};
+
+// How the kernel goes through the kTile / kStagedK chunks of k of its round, the first chunk's copy
+// already started into stage 0. Step 08's one stage is here; step 09's two are in
+// 09_double_buffered_copies.cuh: `diff` the two run()s.
 template <int kStages, int kTile>
 struct ChunkLoop;
 
 // One stage (step 08): wait for the chunk, compute with it, and only then copy the next.
 template <int kTile>
 struct ChunkLoop<1, kTile> {
-  __device__ __forceinline__ static void run(std::int32_t (*at)[kStagedK][MicroTileBlock<kTile>::kTransposedPitch],
-                                             std::int32_t (*bk)[kStagedK][kTile], const std::int32_t* d, int n,
-                                             std::size_t i0, std::size_t j0, int k0, int tx, int ty,
-                                             std::int32_t best[kMicroTile][kMicroTile]) {
+  __device__ __forceinline__ static void run(const StagedChunks<kTile>& chunks, std::int32_t best[kMicroTile][kMicroTile]) {
     constexpr int kChunks = kTile / kStagedK;
     for (int chunk = 0; chunk < kChunks; ++chunk) {
       __pipeline_wait_prior(0);  // this thread's copies of `chunk` have landed
       __syncthreads();           // ... and everyone else's
-      relax_with_chunk<kTile>(at[0], bk[0], tx, ty, best);
+      chunks.relax(0, best);
       __syncthreads();  // everyone is done with the stage before a copy overwrites it
-      if (chunk + 1 < kChunks) stage_chunk<kTile>(at[0], bk[0], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
+      if (chunk + 1 < kChunks) chunks.copy(0, chunk + 1);
     }
   }
 };
@@ -132,8 +149,8 @@ __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTi
   const int tx = threadIdx.x % Block::kSide, ty = threadIdx.x / Block::kSide;
   const std::size_t i0 = static_cast<std::size_t>(bi) * kTile;
   const std::size_t j0 = static_cast<std::size_t>(bj) * kTile;
-  const int k0 = kb * kTile;
-  stage_chunk<kTile>(at[0], bk[0], d, n, i0, j0, k0);
+  const StagedChunks<kTile> chunks{at, bk, d, n, i0, j0, kb * kTile, tx, ty};
+  chunks.copy(0, 0);
 
   std::int32_t best[kMicroTile][kMicroTile];
 #pragma unroll
@@ -144,7 +161,7 @@ __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTi
       best[r][4 * half] = v.x, best[r][4 * half + 1] = v.y, best[r][4 * half + 2] = v.z, best[r][4 * half + 3] = v.w;
     }
 
-  ChunkLoop<kStages, kTile>::run(at, bk, d, n, i0, j0, k0, tx, ty, best);
+  ChunkLoop<kStages, kTile>::run(chunks, best);
 
 #pragma unroll
   for (int r = 0; r < kMicroTile; ++r)

@@ -13,21 +13,18 @@ namespace floyd_warshall {
 // the copy moves from after the computation to before it, and the wait lets one chunk stay in flight.
 template <int kTile>
 struct ChunkLoop<2, kTile> {
-  __device__ __forceinline__ static void run(std::int32_t (*at)[kStagedK][MicroTileBlock<kTile>::kTransposedPitch],
-                                             std::int32_t (*bk)[kStagedK][kTile], const std::int32_t* d, int n,
-                                             std::size_t i0, std::size_t j0, int k0, int tx, int ty,
-                                             std::int32_t best[kMicroTile][kMicroTile]) {
+  __device__ __forceinline__ static void run(const StagedChunks<kTile>& chunks, std::int32_t best[kMicroTile][kMicroTile]) {
     constexpr int kChunks = kTile / kStagedK;
     for (int chunk = 0; chunk < kChunks; ++chunk) {
       const int stage = chunk % 2, next = 1 - stage;
       if (chunk + 1 < kChunks) {
-        stage_chunk<kTile>(at[next], bk[next], d, n, i0, j0, k0 + (chunk + 1) * kStagedK);
+        chunks.copy(next, chunk + 1);
         __pipeline_wait_prior(1);  // this thread's copies of `chunk` have landed (the next may still fly)
       } else {
         __pipeline_wait_prior(0);
       }
       __syncthreads();  // ... and everyone else's
-      relax_with_chunk<kTile>(at[stage], bk[stage], tx, ty, best);
+      chunks.relax(stage, best);
       __syncthreads();  // everyone is done with this stage before the next copy into it
     }
   }
