@@ -45,6 +45,8 @@ check "the file outside is as it was" grep -qx grades "$work/theirs/gradebook.cs
 expect "no folder can be made outside its folder" 1 run "mkdir '$work/theirs/x'"
 expect "a program it starts is confined too" 1 run "bash -c 'sh -c \"touch $work/theirs/deep\"'"
 expect "device files such as /dev/null can be written" 0 run "echo discarded >/dev/null"
+expect "a program may name itself and its threads through /proc (CUDA names its threads so)" 0 \
+  run 'echo worker >/proc/self/comm && echo helper >/proc/$$/task/$$/comm'
 expect "reading is not restricted" 0 run "cat '$work/theirs/gradebook.csv' >/dev/null"
 expect "its exit code is passed on" 3 run "exit 3"
 expect "a signal that ends it is 128 + its number" 137 run 'kill -9 $$'

@@ -10,7 +10,8 @@
 //   writing outside its folder   Linux's Landlock: the command and everything it starts may create,
 //                                change or delete files only beneath the --writable folders (and in
 //                                /dev/shm, where CUDA and compute-sanitizer talk between processes);
-//                                device files such as the GPU's can still be opened for writing.
+//                                device files such as the GPU's, and files under /proc (where CUDA
+//                                names its threads), can still be opened for writing.
 //                                Reading is not restricted. Landlock needs no privileges (Linux 5.13+).
 //   hanging or spinning          --time-limit: after S seconds every process it started is killed.
 //   printing megabytes           --output FILE takes standard output and error through a pipe; past
@@ -99,8 +100,8 @@ bool allow(int ruleset, const std::string& path, std::uint64_t rights) {
 }
 
 // Confines this process and what it starts: file-system changes only beneath @p writable and
-// /dev/shm; existing files under /dev (the GPU's device files, /dev/null) may be written. In the
-// child, before exec: a failure here is reported and the command is not run.
+// /dev/shm; existing files under /dev (the GPU's device files, /dev/null) and /proc may be written. In
+// the child, before exec: a failure here is reported and the command is not run.
 void confine(int abi, const std::vector<std::string>& writable) {
   landlock_ruleset_attr attributes{};
   attributes.handled_access_fs = write_rights(abi);
@@ -109,9 +110,13 @@ void confine(int abi, const std::vector<std::string>& writable) {
   for (const std::string& folder : writable)
     if (!allow(ruleset, folder, write_rights(abi))) refuse("cannot allow writing in " + folder, kCannotStartExit);
   allow(ruleset, "/dev/shm", write_rights(abi));
-  std::uint64_t device_files = LANDLOCK_ACCESS_FS_WRITE_FILE;
-  if (abi >= 3) device_files |= LANDLOCK_ACCESS_FS_TRUNCATE;
-  allow(ruleset, "/dev", device_files);
+  std::uint64_t existing_files = LANDLOCK_ACCESS_FS_WRITE_FILE;
+  if (abi >= 3) existing_files |= LANDLOCK_ACCESS_FS_TRUNCATE;
+  allow(ruleset, "/dev", existing_files);
+  // CUDA names the threads it starts by writing /proc/self/task/TID/comm; refused, cudaSetDevice fails
+  // with "OS call failed". Files under /proc keep their own permission checks (another process's files
+  // need ptrace rights, which Landlock denies outside the sandbox).
+  allow(ruleset, "/proc", existing_files);
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(SYS_landlock_restrict_self, ruleset, 0) != 0)
     refuse(std::string("cannot confine the command: ") + std::strerror(errno), kCannotStartExit);
   close(ruleset);

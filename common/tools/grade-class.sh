@@ -234,6 +234,8 @@ if [ $have_gpu -eq 1 ]; then
     confine=(--allow-unconfined)
     say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders"
   fi
+  [ "$(id -u)" -ne 0 ] ||
+    say "warning: grading as root: a submission may still write device files and /proc as root may; grade as an ordinary user"
   if [ $sanitize -eq 1 ]; then
     # The lesson's small size (course_add_lesson's SMALL) is one the exercise's benchmark takes too.
     { read -r sanitizer; read -r -a small; } < <(bash "$sanitize_check" --setup "$tree" "$lesson")
