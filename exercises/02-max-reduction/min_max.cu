@@ -16,8 +16,9 @@
 //   - Every lane must reach the full-mask shuffles; lanes past the number of warps read the
 //     identities in the block's last round.
 //   - The second launch reduces exactly as many pairs as the first wrote.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 0.061 ms
+// at n=40960000); `./course grade` prints the ratio and says whether you met it (advisory: the grade
+// does not depend on it).
 #include "min_max.h"
 
 #include <cmath>

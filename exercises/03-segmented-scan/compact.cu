@@ -23,8 +23,9 @@
 //   - The mask of "kept lanes below me" is (1u << lane) - 1, which is 0 for lane 0.
 //   - scan_counts carries the running total from one chunk of 1024 counts to the next; a scan of
 //     one chunk alone is right only for arrays of at most 1024 tiles.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 0.56 ms at
+// n=60000000); `./course grade` prints the ratio and says whether you met it (advisory: the grade does
+// not depend on it).
 #include "compact.h"
 
 #include <cstdint>

@@ -23,8 +23,9 @@
 //   - A segment may start in one block and end in another: each block adds only its pieces' sums, so
 //     atomics are still needed where pieces of one segment meet.
 //   - The last element of the array ends a piece even when no head follows it.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 0.64 ms at
+// n=60000000); `./course grade` prints the ratio and says whether you met it (advisory: the grade does
+// not depend on it).
 #include "segment_sums.h"
 
 #include <cub/device/device_scan.cuh>

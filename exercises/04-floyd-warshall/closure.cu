@@ -13,8 +13,9 @@
 //   - The diagonal: every vertex reaches itself (reach[i][i] = 1), as d[i][i] = 0 in lesson 04.
 //   - Phases 1 and 2 update the tiles they also read: each k needs a barrier before the next, as in
 //     step 07. Phase 3 reads only finished tiles and needs none inside its loop over k.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 3.52 ms at
+// n=2048); `./course grade` prints the ratio and says whether you met it (advisory: the grade does not
+// depend on it).
 #include "closure.h"
 
 #include "course/check.h"

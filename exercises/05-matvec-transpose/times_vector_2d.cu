@@ -12,8 +12,9 @@
 //   - Each warp reduces its row alone, so a whole warp may skip a row past M, but never only some of
 //     its lanes: the shuffle's full mask needs all 32 (lanes past N add 0 instead).
 //   - 600000 x 3 needs 75000 blocks of 8 rows, more than 65535: stride by the grid.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 0.357 ms
+// at size 16384x16384); `./course grade` prints the ratio and says whether you met it (advisory: the
+// grade does not depend on it).
 #include "times_vector_2d.h"
 
 #include <algorithm>

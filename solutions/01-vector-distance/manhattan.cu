@@ -19,8 +19,9 @@
 //     a thread whose C element is outside C: only its store is skipped.
 //   - The tile of B is read by column: pad its rows to 17 (step 05) or the reads conflict in banks.
 //   - M, K and N need not be multiples of 16: the tiles past the end are zeros, not out-of-bounds reads.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 17.5 ms at
+// size 4096x4096x4096); `./course grade` prints the ratio and says whether you met it (advisory: the
+// grade does not depend on it).
 // >>> solution
 //
 // Lesson 01's step 05 with one change in the innermost loop: |a - b| in place of (a - b)^2. A block

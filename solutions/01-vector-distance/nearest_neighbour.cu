@@ -24,8 +24,9 @@
 //   - Shift the distance into the high 32 bits as an unsigned 64-bit number: shifting the int32 itself
 //     overflows. Distances are never negative, so as unsigned numbers they keep their order.
 //   - The half-warp's shuffle offsets are 8, 4, 2, 1: offset 16 would mix the two rows of a warp.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 17.6 ms at
+// size 4096x4096x4096); `./course grade` prints the ratio and says whether you met it (advisory: the
+// grade does not depend on it).
 // >>> solution
 //
 // The distances come from lesson 01's step 05 (16 x 16 tiles through shared memory, B's tile padded),

@@ -26,8 +26,9 @@
 //   - grid_size() is called twice, for the scratch size and for the launch: it must answer the same.
 //   - float4 loads are not required; if you add them, the tests shift the array off a 16-byte
 //     boundary, so read the head and tail one float at a time (lesson 02's split_for_float4).
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 0.062 ms
+// at n=40960000); `./course grade` prints the ratio and says whether you met it (advisory: the grade
+// does not depend on it).
 // >>> solution
 //
 // The solution: two launches. First, a persistent grid: every thread walks the array with a grid

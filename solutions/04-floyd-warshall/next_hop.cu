@@ -21,8 +21,9 @@
 //     zero-weight edges can make a path loop.
 //   - Unreachable pairs keep kNoEdge and next = kNoVertex (-1); path() must stop there, not follow it.
 //   - The diagonal starts as i itself (next[i][i] = i), not kNoVertex: i reaches i by the empty path.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 11.1 ms at
+// n=2048); `./course grade` prints the ratio and says whether you met it (advisory: the grade does not
+// depend on it).
 // >>> solution
 //
 // Next to each distance the kernel keeps next[i][j], the vertex that follows i on the best path found

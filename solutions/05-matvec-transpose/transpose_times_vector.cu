@@ -16,8 +16,9 @@
 //   - M need not divide by the number of bands: the last bands can be short, or even empty (M = 33
 //     gives 32 bands of 2 rows, so bands 17 to 31 have none). An empty band must still write zeros
 //     for its columns, or add_bands adds whatever scratch held.
-// Target: your time within 1.2x of the solution's on your GPU; `./course grade` prints the ratio and
-// says whether you met it (advisory: the grade does not depend on it).
+// Target: your time within 1.2x of the solution's on your GPU (on an H100 the solution takes 0.356 ms
+// at size 16384x16384); `./course grade` prints the ratio and says whether you met it (advisory: the
+// grade does not depend on it).
 // >>> solution
 //
 // One thread per column j, so the 32 threads of a warp read 32 neighbouring elements of a row at each
