@@ -8,7 +8,7 @@
 //     it; then see its time beside the solution's (`./course grade` prints both). Every element of a
 //     segment adds to the same address;
 //   - the better one: let each block scan its 256 pairs (flag, value) with lesson 03's segmented block
-//     scan, segscan::block_exclusive_scan (05_warp_shuffle.cuh), so that the last element of each
+//     scan, segscan::block_exclusive_scan (06_warp_shuffle.cuh), so that the last element of each
 //     piece of a segment inside the block holds the piece's sum, and only those elements add to sums.
 //     An element ends a piece when it is the block's last, the array's last, or the next element is
 //     a head.
@@ -32,7 +32,7 @@
 
 #include <cstdint>
 
-#include "05_warp_shuffle.cuh"
+#include "06_warp_shuffle.cuh"
 #include "operators.h"
 #include "course/check.h"
 

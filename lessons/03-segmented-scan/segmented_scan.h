@@ -12,7 +12,7 @@
 // and uint64, both chosen at run time. Each step file writes its kernels once, as templates, and
 // defines one `Step`, kThisStep; with_scan_types() below turns the run-time choice into the template
 // arguments. Flags are one byte each on the GPU (see README.md for why). The lesson's main
-// (step_main.cpp) hands the step to the course's step skeleton with the `Lesson` below; step 02, the
+// (step_main.cpp) hands the step to the course's step skeleton with the `Lesson` below; step 03, the
 // page that shows the host side in full, runs its own host side with the pieces below.
 #pragma once
 
@@ -148,9 +148,9 @@ course::Verdict check(const Problem<T>& p, const T* result);
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   int threads = 0;               ///< threads per block (0 in a request: the step's choice)
-  int items = 0;                 ///< elements per thread (steps 06 and 07; 0: the step's choice)
-  bool padding = true;           ///< step 04: pad shared memory against bank conflicts
-  bool scalar_loads = false;     ///< step 06: each thread reads and writes its run one element at a time
+  int items = 0;                 ///< elements per thread (steps 07 and 08; 0: the step's choice)
+  bool padding = true;           ///< step 05: pad shared memory against bank conflicts
+  bool scalar_loads = false;     ///< step 07: each thread reads and writes its run one element at a time
   std::size_t scratch_bytes = 0; ///< device scratch the step needs
 };
 
@@ -164,7 +164,7 @@ enum StepOption : unsigned {
 
 /// One rung of the ladder.
 struct Step {
-  const char* number;  ///< "07"
+  const char* number;  ///< "08"
   const char* title;   ///< "decoupled look-back"
   const char* kind;    ///< "cpu", "gpu" or "library"
 

@@ -1,4 +1,4 @@
-// The main of lesson 03's step programs from step 03 on (step 02 has its own, to show the host side):
+// The main of lesson 03's step programs from step 04 on (step 03 has its own, to show the host side):
 // the step itself is kThisStep, defined in the step's file.
 #include "segmented_scan.h"
 

@@ -11,7 +11,7 @@
 //     it; then see its time beside the solution's (`./course grade` prints both). Every element of a
 //     segment adds to the same address;
 //   - the better one: let each block scan its 256 pairs (flag, value) with lesson 03's segmented block
-//     scan, segscan::block_exclusive_scan (05_warp_shuffle.cuh), so that the last element of each
+//     scan, segscan::block_exclusive_scan (06_warp_shuffle.cuh), so that the last element of each
 //     piece of a segment inside the block holds the piece's sum, and only those elements add to sums.
 //     An element ends a piece when it is the block's last, the array's last, or the next element is
 //     a head.
@@ -35,7 +35,7 @@
 // of the flags, which the library computes (the lesson's scan, unsegmented). Every element could add
 // its value to sums[s] with atomicAdd, but then every element of a segment adds to the same address.
 // So each block first scans its 256 pairs (flag, value) with the lesson's segmented block scan
-// (05_warp_shuffle.cuh), and only the last element of each piece of a segment inside the block adds
+// (06_warp_shuffle.cuh), and only the last element of each piece of a segment inside the block adds
 // the piece's sum: at most one atomic per segment and block.
 //
 // Float additions in an order that the atomics choose: the sums match the reference within the
@@ -47,7 +47,7 @@
 
 #include <cstdint>
 
-#include "05_warp_shuffle.cuh"
+#include "06_warp_shuffle.cuh"
 #include "operators.h"
 #include "course/check.h"
 

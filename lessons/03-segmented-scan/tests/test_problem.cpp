@@ -189,7 +189,7 @@ TEST_CASE("the float tolerance passes float arithmetic and fails a missing term"
   result.resize(q.values.size());
   for (std::size_t i = 0; i < result.size(); ++i) result[i] = running = i == 0 ? q.values[i] : running * q.values[i];
   REQUIRE(segscan::check<float, segscan::Product>(q, result.data()).pass);
-  std::vector<float> tree = q.values, next(tree.size());  // Hillis-Steele's rounds, as step 02 runs them
+  std::vector<float> tree = q.values, next(tree.size());  // Hillis-Steele's rounds, as step 03 runs them
   for (std::size_t distance = 1; distance < tree.size(); distance *= 2) {
     for (std::size_t i = 0; i < tree.size(); ++i) next[i] = i >= distance ? tree[i - distance] * tree[i] : tree[i];
     tree.swap(next);

@@ -1,27 +1,27 @@
-// Lesson 03, step 03: each block scans its tile in shared memory; then the tile totals are scanned and
+// Lesson 03, step 04: each block scans its tile in shared memory; then the tile totals are scanned and
 // propagated (a tile scan, applied again to the totals, and a propagation kernel).
 //
-// What changed: step 02 read and wrote the whole array in global memory in each of its 26 rounds. Here
+// What changed: step 03 read and wrote the whole array in global memory in each of its 26 rounds. Here
 // a block of 512 threads loads a tile of 512 pairs (flag, value) into shared memory once, runs the same
 // Hillis-Steele rounds there (9 of them, with a barrier after each instead of a new launch), and writes
 // the tile back once. What a block cannot see, the tiles before it, is handled by scan-then-propagate
-// (03_shared_scan_then_propagate.cuh): the tiles' totals are scanned by the same kernel, one level up,
+// (04_shared_scan_then_propagate.cuh): the tiles' totals are scanned by the same kernel, one level up,
 // and a last kernel carries each tile's predecessor into the elements before its first head.
 //
 // Why it is faster: global memory traffic falls from one pass over the array per round (26 rounds at
 // n = 60 million) to the tile scan's one pass (it reads values and flags and writes the values) plus
 // propagation's rewrite of what comes before each tile's first head, and the rounds' traffic stays in
-// shared memory, on the chip. The README's counters at 2^24 elements: 3675 MB for step 02's 24 rounds,
+// shared memory, on the chip. The README's counters at 2^24 elements: 3675 MB for step 03's 24 rounds,
 // 138 MB for the tile scans and 83.9 MB for propagation here.
 //
 // What it costs: inside the tile, Hillis-Steele still does log2(512) = 9 operations per element where
-// one would do, and every round ends with a barrier. Step 04 cuts the work; step 05 the barriers.
+// one would do, and every round ends with a barrier. Step 05 cuts the work; step 06 the barriers.
 //
 // Launch: 512 threads per block, one element per thread (or --threads, whole warps).
 #include <cstdint>
 
-#include "02_gpu_hillis_steele.cuh"
-#include "03_shared_scan_then_propagate.cuh"
+#include "03_gpu_hillis_steele.cuh"
+#include "04_shared_scan_then_propagate.cuh"
 #include "course/launch.h"
 #include "segmented_scan.h"
 
@@ -97,5 +97,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"03", "tile scan in shared memory, then propagate", "gpu", nullptr, plan,
+const segscan::Step segscan::kThisStep = {"04", "tile scan in shared memory, then propagate", "gpu", nullptr, plan,
                                           run, segscan::kThreadsOption};

@@ -1,4 +1,4 @@
-// Lesson 03, step 06's building blocks, used by step 07: a thread's run of consecutive elements in
+// Lesson 03, step 07's building blocks, used by step 08: a thread's run of consecutive elements in
 // registers, loaded and stored with 16-byte accesses, and scanned sequentially.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "02_gpu_hillis_steele.cuh"
+#include "03_gpu_hillis_steele.cuh"
 
 namespace segscan {
 

@@ -1,4 +1,4 @@
-// Lesson 03, step 08: the library reference, cub::DeviceScan::InclusiveScanByKey.
+// Lesson 03, step 09: the library reference, cub::DeviceScan::InclusiveScanByKey.
 //
 // CUB scans by key: a new segment starts wherever a key is not "equal" to the key before it, as judged
 // by an equality functor it calls as equality(previous key, key). We have head flags, not keys, so
@@ -6,13 +6,13 @@
 // head": a segment then starts exactly at each flag of 1. CUB reads one byte of key per element, the
 // same 9 bytes per float element as our steps; turning the flags into segment numbers first (a scan
 // of the flags) would add a pass and 4 more bytes per element. The other way, an ordinary
-// cub::DeviceScan::InclusiveScan over (flag, value) pairs with step 02's segmented operator, needs
+// cub::DeviceScan::InclusiveScan over (flag, value) pairs with step 03's segmented operator, needs
 // iterators that zip the two arrays and split the result; scan-by-key is the interface CUB offers for
 // this problem, and the one to measure against.
 //
-// CUB's documentation describes its scan by key as step 07's method: one pass over tiles of several
+// CUB's documentation describes its scan by key as step 08's method: one pass over tiles of several
 // elements per thread, with a decoupled look-back. The README's counters agree as far as they go: an
-// init kernel, then one kernel that moves 135 MB at 2^24 elements, as step 07's does.
+// init kernel, then one kernel that moves 135 MB at 2^24 elements, as step 08's does.
 //
 // Its temporary storage is sized once, in plan(), outside the timed region; each run only calls the
 // scan. Launch: CUB chooses.
@@ -60,5 +60,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"08", "cub::DeviceScan::InclusiveScanByKey (library)", "library", nullptr,
+const segscan::Step segscan::kThisStep = {"09", "cub::DeviceScan::InclusiveScanByKey (library)", "library", nullptr,
                                           plan, run, 0};

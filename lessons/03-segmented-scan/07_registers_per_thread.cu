@@ -1,11 +1,11 @@
-// Lesson 03, step 06: several elements per thread, in registers.
+// Lesson 03, step 07: several elements per thread, in registers.
 //
 // What changed: each thread takes a run of consecutive elements (16 by default; the study used 8, 16
 // and 32 on its three GPUs, and `--items 8|16|32` tries each) instead of one. It loads them with 16-byte
-// accesses, scans them sequentially in its registers, and only the runs' totals go through step 05's
+// accesses, scans them sequentially in its registers, and only the runs' totals go through step 06's
 // block scan of warp shuffles; the block's prefix for each run is then applied to the run's elements
-// before its first head (06_registers_per_thread.cuh). Tiles grow to 256 x 16 = 4096 elements; their
-// totals and the propagation are step 03's.
+// before its first head (07_registers_per_thread.cuh). Tiles grow to 256 x 16 = 4096 elements; their
+// totals and the propagation are step 04's.
 //
 // Why it is faster: a thread asks for its run with five 16-byte loads (four of values, one of flags
 // for 16 floats), so more bytes are on their way per instruction, each using 16 bytes of every
@@ -14,15 +14,15 @@
 // operation per element on values already in registers. The original study's first optimization
 // was this one. The README's counters show instructions per element falling from 126 to 16.2.
 // `--scalar-loads` reads and writes each run one element at a time: then the lanes of a warp touch
-// addresses 64 bytes apart, 4 bytes of a sector each, and the step is slower than step 05 (the
+// addresses 64 bytes apart, 4 bytes of a sector each, and the step is slower than step 06 (the
 // README's table).
 // That switch changes the width of the accesses and their coalescing together, so it measures the
 // two as one; `--items` changes the run length.
 //
 // What it costs: registers, kItems values and a word of flags per thread, which limits how many
 // threads an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against
-// step 05's 32 and 86.3%); and still several launches (the tiles, their totals, the propagation),
-// the propagation rewriting what lies before each tile's first head. Step 07 does it all in one
+// step 06's 32 and 86.3%); and still several launches (the tiles, their totals, the propagation),
+// the propagation rewriting what lies before each tile's first head. Step 08 does it all in one
 // kernel, with no propagation.
 //
 // Launch: 256 threads per block (or --threads, whole warps, up to what the kernel's registers allow),
@@ -30,10 +30,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "02_gpu_hillis_steele.cuh"
-#include "03_shared_scan_then_propagate.cuh"
-#include "05_warp_shuffle.cuh"
-#include "06_registers_per_thread.cuh"
+#include "03_gpu_hillis_steele.cuh"
+#include "04_shared_scan_then_propagate.cuh"
+#include "06_warp_shuffle.cuh"
+#include "07_registers_per_thread.cuh"
 #include "course/check.h"
 #include "course/errors.h"
 #include "course/launch.h"
@@ -133,6 +133,6 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"06", "several elements per thread, in registers", "gpu", nullptr, plan, run,
+const segscan::Step segscan::kThisStep = {"07", "several elements per thread, in registers", "gpu", nullptr, plan, run,
                                           segscan::kThreadsOption | segscan::kItemsOption |
                                               segscan::kScalarLoadsOption};

@@ -1,29 +1,29 @@
-// Lesson 03, step 05: warp shuffles instead of shared-memory rounds.
+// Lesson 03, step 06: warp shuffles instead of shared-memory rounds.
 //
 // What changed: the tile scan. __shfl_up_sync hands each lane of a warp a register of the lane
 // `distance` below it, and waits for all the lanes its mask names, so it needs no shared memory and no
 // barrier. So each warp scans its 32 pairs (flag, value) in five shuffle rounds; lane 31 leaves the
 // warp's total in shared memory; after one barrier the first warp scans those totals the same way;
 // after a second barrier every thread combines its warp's prefix with its own result
-// (05_warp_shuffle.cuh). This is how the original study scanned on its Kepler GPU, the first with
-// shuffles. The tiles' totals and the propagation are those of step 03.
+// (06_warp_shuffle.cuh). This is how the original study scanned on its Kepler GPU, the first with
+// shuffles. The tiles' totals and the propagation are those of step 04.
 //
-// Why it is faster: two barriers per tile instead of one per round (10 in step 03, 23 in step 04), and
-// registers instead of shared-memory traffic; the idle threads at the top of step 04's tree are gone.
-// In the README's counters (2^24 elements) the tile scan takes 132 us against step 04's 168 us, with
+// Why it is faster: two barriers per tile instead of one per round (10 in step 04, 23 in step 05), and
+// registers instead of shared-memory traffic; the idle threads at the top of step 05's tree are gone.
+// In the README's counters (2^24 elements) the tile scan takes 132 us against step 05's 168 us, with
 // 126 instructions per element against 192.
 //
 // What it costs: a warp scan is Hillis-Steele again, five rounds for 32 elements, and each thread
-// still handles one element: every element pays for the loads, the rounds and the store. Step 06 gives
-// each thread several. Tiles are back to 512 elements (step 04's were 1024), and propagation takes
-// 60.5 us against step 04's 42.5 us in the counters, so the whole step gains only 1.05x in the ladder.
+// still handles one element: every element pays for the loads, the rounds and the store. Step 07 gives
+// each thread several. Tiles are back to 512 elements (step 05's were 1024), and propagation takes
+// 60.5 us against step 05's 42.5 us in the counters, so the whole step gains only 1.05x in the ladder.
 //
 // Launch: 512 threads per block (or --threads, whole warps), one element per thread.
 #include <cstdint>
 
-#include "02_gpu_hillis_steele.cuh"
-#include "03_shared_scan_then_propagate.cuh"
-#include "05_warp_shuffle.cuh"
+#include "03_gpu_hillis_steele.cuh"
+#include "04_shared_scan_then_propagate.cuh"
+#include "06_warp_shuffle.cuh"
 #include "course/launch.h"
 #include "segmented_scan.h"
 
@@ -78,5 +78,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"05", "warp shuffles, one element per thread", "gpu", nullptr, plan, run,
+const segscan::Step segscan::kThisStep = {"06", "warp shuffles, one element per thread", "gpu", nullptr, plan, run,
                                           segscan::kThreadsOption};

@@ -1,8 +1,8 @@
-// Lesson 03, step 07: a single pass, the chained scan with decoupled look-back.
+// Lesson 03, step 08: a single pass, the chained scan with decoupled look-back.
 //
-// What changed: step 06 scanned each tile in registers but needed several launches (the tiles,
+// What changed: step 07 scanned each tile in registers but needed several launches (the tiles,
 // their totals, the propagation), because a block could not learn what came before its tile. Here
-// one kernel does it all. Each block scans its tile as in step 06 and then obtains the running
+// one kernel does it all. Each block scans its tile as in step 07 and then obtains the running
 // value at the end of the previous tile from the blocks before it, through a status word per tile
 // in global memory:
 //   kAggregateReady: the tile's own total is published (it holds no head, so it continues whatever ran
@@ -52,10 +52,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "02_gpu_hillis_steele.cuh"
-#include "03_shared_scan_then_propagate.cuh"
-#include "05_warp_shuffle.cuh"
-#include "06_registers_per_thread.cuh"
+#include "03_gpu_hillis_steele.cuh"
+#include "04_shared_scan_then_propagate.cuh"
+#include "06_warp_shuffle.cuh"
+#include "07_registers_per_thread.cuh"
 #include "course/check.h"
 #include "course/launch.h"
 #include "segmented_scan.h"
@@ -149,7 +149,7 @@ __global__ void scan_single_pass(const T* values, const std::uint8_t* flags, T* 
   __syncthreads();
   const unsigned tile = tile_shared;
 
-  // The tile, as in step 06: runs in registers, the block's scan of their totals.
+  // The tile, as in step 07: runs in registers, the block's scan of their totals.
   const std::size_t first = (tile * static_cast<std::size_t>(blockDim.x) + threadIdx.x) * kItems;
   ThreadItems<T, kItems> items;
   segscan::load_items(values, flags, first, n, aligned, items);
@@ -261,5 +261,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"07", "single pass, decoupled look-back", "gpu", nullptr, plan, run,
+const segscan::Step segscan::kThisStep = {"08", "single pass, decoupled look-back", "gpu", nullptr, plan, run,
                                           segscan::kThreadsOption | segscan::kItemsOption};

@@ -1,4 +1,4 @@
-// Lesson 03, step 05's building blocks, used by steps 06 and 07: scans of pairs (flag, value) across a
+// Lesson 03, step 06's building blocks, used by steps 07 and 08: scans of pairs (flag, value) across a
 // warp with shuffles, and across a block with one warp scan per warp and one over the warps' totals.
 #pragma once
 
@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "02_gpu_hillis_steele.cuh"
+#include "03_gpu_hillis_steele.cuh"
 
 namespace segscan {
 

@@ -1,4 +1,4 @@
-// Lesson 03, step 02: the first GPU step. Hillis-Steele's log-step scan in global memory, one launch
+// Lesson 03, step 03: the first GPU step. Hillis-Steele's log-step scan in global memory, one launch
 // per round.
 //
 // What changed: the sequential loop of step 01 carries one running value from left to right, which
@@ -6,7 +6,7 @@
 // element works at once: in the round with distance d (1, 2, 4, ...), element i adds the element d
 // places to its left, when there is one. After the round with distance d, element i holds the sum of
 // the 2d elements ending at i; after the last round, of all elements up to i. Segments come free with
-// the segmented operator (02_gpu_hillis_steele.cuh): each element is a pair (flag, value), and a pair
+// the segmented operator (03_gpu_hillis_steele.cuh): each element is a pair (flag, value), and a pair
 // whose stretch contains a head ignores everything to its left. So the flags travel with the values,
 // and each round writes new flags as well as new values.
 //
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "02_gpu_hillis_steele.cuh"
+#include "03_gpu_hillis_steele.cuh"
 #include "course/buffers.h"
 #include "course/check.h"
 #include "course/device.h"
@@ -154,7 +154,7 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"02", "Hillis-Steele, global memory, a launch per round", "gpu",
+const segscan::Step segscan::kThisStep = {"03", "Hillis-Steele, global memory, a launch per round", "gpu",
                                           nullptr, plan, run, segscan::kThreadsOption};
 
 int main(int argc, char** argv) {

@@ -1,4 +1,4 @@
-// Lesson 03, step 02's building block, used by every later GPU step: the segmented operator.
+// Lesson 03, step 03's building block, used by every later GPU step: the segmented operator.
 //
 // A segmented scan is an ordinary scan over pairs (flag, value) with the operator
 //

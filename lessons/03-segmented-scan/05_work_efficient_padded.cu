@@ -1,7 +1,7 @@
-// Lesson 03, step 04: the work-efficient scan (Blelloch's up-sweep and down-sweep) in shared memory,
+// Lesson 03, step 05: the work-efficient scan (Blelloch's up-sweep and down-sweep) in shared memory,
 // padded against bank conflicts.
 //
-// What changed: the tile scan. Hillis-Steele (step 03) does log2(tile) operations per element; the
+// What changed: the tile scan. Hillis-Steele (step 04) does log2(tile) operations per element; the
 // work-efficient scan does about three: one in each of two sweeps over a balanced tree laid over the
 // tile, and one at the end:
 //   up-sweep:   combine neighbours pairwise, then pairs of pairs, ...: the root holds the tile's total
@@ -27,8 +27,8 @@
 // Launch: 512 threads per block (or --threads, rounded down to a power of two), two elements each.
 #include <cstdint>
 
-#include "02_gpu_hillis_steele.cuh"
-#include "03_shared_scan_then_propagate.cuh"
+#include "03_gpu_hillis_steele.cuh"
+#include "04_shared_scan_then_propagate.cuh"
 #include "course/launch.h"
 #include "segmented_scan.h"
 
@@ -167,5 +167,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"04", "work-efficient up-sweep/down-sweep, padded", "gpu", nullptr, plan,
+const segscan::Step segscan::kThisStep = {"05", "work-efficient up-sweep/down-sweep, padded", "gpu", nullptr, plan,
                                           run, segscan::kThreadsOption | segscan::kPaddingOption};
