@@ -2,20 +2,21 @@
 // per round.
 //
 // What changed: the sequential loop of step 01 carries one running value from left to right, which
-// one thread must do alone. Hillis and Steele's scan replaces it by ceil(log2 n) rounds in which every
-// element works at once: in the round with distance d (1, 2, 4, ...), element i adds the element d
-// places to its left, when there is one. After the round with distance d, element i holds the sum of
-// the 2d elements ending at i; after the last round, of all elements up to i. Segments come free with
-// the segmented operator (03_gpu_hillis_steele.cuh): each element is a pair (flag, value), and a pair
-// whose stretch contains a head ignores everything to its left. So the flags travel with the values,
-// and each round writes new flags as well as new values.
+// one thread must do alone; step 02 runs one such loop per core, each over its own chunk. A GPU
+// needs far more threads than that. Hillis and Steele's scan replaces the loop by ceil(log2 n)
+// rounds in which every element works at once: in the round with distance d (1, 2, 4, ...), element
+// i adds the element d places to its left, when there is one. After the round with distance d,
+// element i holds the sum of the 2d elements ending at i; after the last round, of all elements up
+// to i. Segments come free with the segmented operator (03_gpu_hillis_steele.cuh): each element is
+// a pair (flag, value), and a pair whose stretch contains a head ignores everything to its left. So
+// the flags travel with the values, and each round writes new flags as well as new values.
 //
-// Why it is faster: n threads instead of one. Why it is still slow: each round reads and writes the
-// whole array (26 rounds at n = 60 million), and the scan does n log2 n operations where the sequential
-// loop did n. A round cannot start before the previous one has finished everywhere, and nothing inside
-// one launch can wait for that, so each round is its own launch, and the rounds ping-pong between two
-// buffers (reading and writing one buffer in place would let a thread read an element that another
-// thread has already updated in the same round).
+// Why it is faster: n threads instead of one per core. Why it is still slow: each round reads and
+// writes the whole array (26 rounds at n = 60 million), and the scan does n log2 n operations where
+// the sequential loop did n. A round cannot start before the previous one has finished everywhere,
+// and nothing inside one launch can wait for that, so each round is its own launch, and the rounds
+// ping-pong between two buffers (reading and writing one buffer in place would let a thread read an
+// element that another thread has already updated in the same round).
 //
 // This file is the lesson's host side on one page: once the course's step skeleton has read the
 // options, main() makes the problem, allocates device memory, copies the input over, launches the

@@ -436,7 +436,8 @@ int run_step(const Step& step, Request& request) {
 
   if (!course::runs_on_gpu(step)) {
     course::time_cpu_step(
-        m, request, 1, [&] { step.run_cpu(p.values.data(), p.flags.data(), result.data(), n, request.scan); },
+        m, request, step.all_cores ? course::cpu_threads() : 1,
+        [&] { step.run_cpu(p.values.data(), p.flags.data(), result.data(), n, request.scan); },
         [&] { poison(result); });
     return report<T, Op>(m, p, result, request);
   }

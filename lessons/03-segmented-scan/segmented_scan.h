@@ -181,6 +181,10 @@ struct Step {
                   const LaunchPlan& plan, void* scratch, cudaStream_t stream);
 
   unsigned options;  ///< StepOption bits: the options this step takes
+
+  /// CPU steps: whether the step uses every core (it then takes --cpu-threads, and is reported as
+  /// "CPU, N threads").
+  bool all_cores = false;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -206,7 +210,7 @@ struct Lesson {
   static constexpr const char* kSummary = "";
   static constexpr int kCpuReps = 3, kGpuReps = 20, kCpuWarmup = 3;
   static constexpr const char* kSetByInput[] = {"n", "type", "segments"};
-  static bool every_core(const Step&) { return false; }
+  static bool every_core(const Step& step) { return step.all_cores; }
   /// --n, --type, --op, --segments, --host-clock; the options of Step::options.
   static void declare(course::CommandLine& cli, const Step& step);
   /// Their values, checked; with --input, the element type is the file's.
