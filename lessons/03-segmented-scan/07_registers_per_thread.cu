@@ -13,11 +13,14 @@
 // barriers, is paid once per run instead of once per element, the sequential part being one
 // operation per element on values already in registers. The original study's first optimization
 // was this one. The README's counters show instructions per element falling from 126 to 16.2.
-// `--scalar-loads` reads and writes each run one element at a time: then the lanes of a warp touch
-// addresses 64 bytes apart, 4 bytes of a sector each, and the step is slower than step 06 (the
-// README's table).
-// That switch changes the width of the accesses and their coalescing together, so it measures the
-// two as one; `--items` changes the run length.
+// Two switches take the accesses apart (the README's table of step 07's accesses). `--scalar-loads`
+// reads and writes each run one element at a time: the lanes of a warp then touch addresses 64 bytes
+// apart, 4 bytes of each sector, so the accesses are narrow and uncoalesced at once. `--staged-loads`
+// keeps them 4 bytes wide but coalesced: the warp reads 32 neighbouring elements per instruction into
+// shared memory and each thread picks its run up from there, and stores the same way back
+// (07_registers_per_thread.cuh). Staged against step 06 is what several elements per thread are worth
+// with coalesced 4-byte accesses; 16 bytes against staged is what the width adds. `--items` changes
+// the run length.
 //
 // What it costs: registers, kItems values and a word of flags per thread, which limits how many
 // threads an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against
@@ -47,18 +50,32 @@ using segscan::TileTotals;
 
 constexpr int kDefaultItems = 16;
 
-template <class T, class Op, int kItems>
+// --staged-loads: each warp's stage (07_registers_per_thread.cuh), in the block's dynamic shared memory.
+template <class T, int kItems>
+__device__ segscan::WarpStage<T, kItems>& warp_stage() {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  return reinterpret_cast<segscan::WarpStage<T, kItems>*>(dynamic_shared)[threadIdx.x / 32];
+}
+
+template <class T, class Op, int kItems, bool kStaged>
 __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
                                         TileTotals<T> totals, bool aligned) {
   __shared__ segscan::BlockScanStorage<T> storage;
   const std::size_t first = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) * kItems;
+  const std::size_t warp_first = first - static_cast<std::size_t>(threadIdx.x % 32) * kItems;
   ThreadItems<T, kItems> items;
-  segscan::load_items(values, flags, first, n, aligned, items);
+  if constexpr (kStaged)
+    segscan::load_items_staged(values, flags, warp_first, n, warp_stage<T, kItems>(), items);
+  else
+    segscan::load_items(values, flags, first, n, aligned, items);
   const Flagged<T> run_total = segscan::scan_items<Op>(items);
   Flagged<T> tile_total;
   const Flagged<T> prefix = segscan::block_exclusive_scan<Op>(run_total, storage, tile_total);
   segscan::add_prefix<Op>(prefix, items);
-  segscan::store_items(items, result, first, n, aligned);
+  if constexpr (kStaged)
+    segscan::store_items_staged(items, result, warp_first, n, warp_stage<T, kItems>());
+  else
+    segscan::store_items(items, result, first, n, aligned);
   if (totals.values == nullptr) return;
   if (run_total.flag && !prefix.flag)
     totals.first_head[blockIdx.x] = threadIdx.x * kItems + segscan::first_head_in(items);
@@ -69,27 +86,48 @@ __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* fla
   }
 }
 
-template <class T, class Op>
+template <class T, class Op, bool kStaged>
 const void* kernel_for(int items) {
   switch (items) {
-    case 8: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 8>);
-    case 16: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 16>);
-    default: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 32>);
+    case 8: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 8, kStaged>);
+    case 16: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 16, kStaged>);
+    default: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 32, kStaged>);
   }
 }
 
-segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::DeviceFacts&,
+// The bytes of one warp's stage, for T and the run length.
+template <class T>
+std::size_t stage_bytes_per_warp(int items) {
+  switch (items) {
+    case 8: return sizeof(segscan::WarpStage<T, 8>);
+    case 16: return sizeof(segscan::WarpStage<T, 16>);
+    default: return sizeof(segscan::WarpStage<T, 32>);
+  }
+}
+
+segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::DeviceFacts& device,
                          const segscan::LaunchPlan& requested) {
   segscan::LaunchPlan p;
   p.items = requested.items > 0 ? requested.items : kDefaultItems;
   p.scalar_loads = requested.scalar_loads;
-  // As many threads as asked, if the kernel's registers allow that many in a block.
+  p.staged_loads = requested.staged_loads;
+  // As many threads as asked, if the kernel's registers allow that many in a block, and with
+  // --staged-loads if their warps' stages fit in the shared memory a block may have.
+  std::size_t stage_bytes = 0;
   const void* kernel = segscan::with_scan_types(scan, [&](auto value, auto op) {
-    return kernel_for<decltype(value), decltype(op)>(p.items);
+    using T = decltype(value);
+    stage_bytes = stage_bytes_per_warp<T>(p.items);
+    return p.staged_loads ? kernel_for<T, decltype(op), true>(p.items) : kernel_for<T, decltype(op), false>(p.items);
   });
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   p.threads = std::min(course::whole_warps(requested.threads, 256), attributes.maxThreadsPerBlock / 32 * 32);
+  if (p.staged_loads) {
+    const std::size_t room = device.shared_memory_per_block_optin - attributes.sharedSizeBytes;
+    p.threads = std::min(p.threads, static_cast<int>(room / stage_bytes) * 32);
+    p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * stage_bytes;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(p.shared_bytes)));
+  }
   p.scratch_bytes = segscan::scan_then_propagate_scratch(n, static_cast<std::size_t>(p.threads) * p.items,
                                                          segscan::value_bytes(scan.type));
   return p;
@@ -99,17 +137,22 @@ template <class T, class Op, int kItems>
 void launch(const T* values, const std::uint8_t* flags, T* result, std::size_t n, const segscan::LaunchPlan& p,
             void* scratch, cudaStream_t stream) {
   const int threads = p.threads;
-  const bool wide = !p.scalar_loads;
-  const std::size_t tile = static_cast<std::size_t>(threads) * kItems;
-  auto scan_tiles = [threads, tile, wide](const T* in, const std::uint8_t* in_flags, T* out, std::size_t count,
-                                          TileTotals<T> totals, cudaStream_t s) {
+  const bool wide = !p.scalar_loads, staged = p.staged_loads;
+  const std::size_t tile = static_cast<std::size_t>(threads) * kItems, shared_bytes = p.shared_bytes;
+  auto scan_tiles = [=](const T* in, const std::uint8_t* in_flags, T* out, std::size_t count, TileTotals<T> totals,
+                        cudaStream_t s) {
     // Wide accesses need 16-byte aligned arrays (device allocations are; so is every level of totals).
     // --scalar-loads turns them off, to show what they are worth.
     const bool aligned = wide && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(in_flags) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
     const unsigned blocks = static_cast<unsigned>((count + tile - 1) / tile);
-    scan_tiles_in_registers<T, Op, kItems><<<blocks, threads, 0, s>>>(in, in_flags, out, count, totals, aligned);
+    if (staged)
+      scan_tiles_in_registers<T, Op, kItems, true><<<blocks, threads, shared_bytes, s>>>(in, in_flags, out, count,
+                                                                                         totals, false);
+    else
+      scan_tiles_in_registers<T, Op, kItems, false><<<blocks, threads, 0, s>>>(in, in_flags, out, count, totals,
+                                                                                aligned);
     CUDA_CHECK_LAUNCH();
   };
   segscan::scan_then_propagate<T, Op>(values, flags, result, n, tile, scan_tiles, static_cast<unsigned char*>(scratch),
@@ -135,4 +178,4 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 const segscan::Step segscan::kThisStep = {"07", "several elements per thread, in registers", "gpu", nullptr, plan, run,
                                           segscan::kThreadsOption | segscan::kItemsOption |
-                                              segscan::kScalarLoadsOption};
+                                              segscan::kScalarLoadsOption | segscan::kStagedLoadsOption};

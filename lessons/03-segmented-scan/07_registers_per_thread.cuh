@@ -1,5 +1,6 @@
 // Lesson 03, step 07's building blocks, used by step 08: a thread's run of consecutive elements in
-// registers, loaded and stored with 16-byte accesses, and scanned sequentially.
+// registers, loaded and stored with 16-byte accesses (or, with --staged-loads, 4-byte accesses through
+// shared memory), and scanned sequentially.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -87,6 +88,62 @@ __device__ inline void store_items(const ThreadItems<T, kItems>& items, T* resul
 #pragma unroll
   for (int k = 0; k < kItems; ++k)
     if (first + k < n) result[first + k] = items.values[k];
+}
+
+/// Staged accesses (--staged-loads): a warp's 32 runs, 32 x kItems consecutive elements, travel
+/// between global memory and the threads' registers through shared memory. In global memory the warp
+/// reads and writes 32 neighbouring elements per instruction (4-byte accesses, coalesced: every byte
+/// of a sector is used); in shared memory each thread picks up its own run. The runs are padded to
+/// kItems + 1 slots, so that the 32 lanes reading element k of their runs hit 32 different banks.
+template <class T, int kItems>
+struct WarpStage {
+  T values[32 * (kItems + 1)];
+  std::uint8_t flags[32 * (kItems + 1)];
+};
+
+/// The slot of the warp's element p (0 .. 32 kItems - 1): run p / kItems, place p % kItems.
+template <int kItems>
+__device__ constexpr int staged_slot(int p) {
+  return p / kItems * (kItems + 1) + p % kItems;
+}
+
+/// Loads the warp's elements warp_first .. warp_first + 32 kItems - 1 through @p stage (every lane of
+/// the warp calls it); the thread gets its own run, with elements past the end made heads.
+template <class T, int kItems>
+__device__ inline void load_items_staged(const T* values, const std::uint8_t* flags, std::size_t warp_first,
+                                         std::size_t n, WarpStage<T, kItems>& stage, ThreadItems<T, kItems>& items) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {  // element p = 32 j + lane of the warp's stretch: neighbouring lanes, neighbours
+    const int p = 32 * j + lane;
+    const bool inside = warp_first + p < n;
+    stage.values[staged_slot<kItems>(p)] = inside ? values[warp_first + p] : T{};
+    stage.flags[staged_slot<kItems>(p)] = inside ? flags[warp_first + p] : 1;
+  }
+  __syncwarp();
+  items.heads = 0;
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    items.values[k] = stage.values[lane * (kItems + 1) + k];
+    items.heads |= static_cast<unsigned>(stage.flags[lane * (kItems + 1) + k] != 0) << k;
+  }
+  __syncwarp();  // every lane has its run before the stage is written again
+}
+
+/// The reverse: each thread puts its run into @p stage, then the warp writes its stretch to global
+/// memory 32 neighbouring elements at a time, those inside the array.
+template <class T, int kItems>
+__device__ inline void store_items_staged(const ThreadItems<T, kItems>& items, T* result, std::size_t warp_first,
+                                          std::size_t n, WarpStage<T, kItems>& stage) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) stage.values[lane * (kItems + 1) + k] = items.values[k];
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int p = 32 * j + lane;
+    if (warp_first + p < n) result[warp_first + p] = stage.values[staged_slot<kItems>(p)];
+  }
 }
 
 /// The position in the run of its first head, or kItems if it has none.

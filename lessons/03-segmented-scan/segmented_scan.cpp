@@ -353,6 +353,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_flag("no-padding", "leave out the shared-memory padding (to see the bank conflicts it avoids)");
   if (step.options & kScalarLoadsOption)
     cli.add_flag("scalar-loads", "each thread reads and writes its elements one at a time, not 16 bytes at a time");
+  if (step.options & kStagedLoadsOption)
+    cli.add_flag("staged-loads", "each warp reads and writes 32 neighbouring elements at a time (4 bytes each) and "
+                                 "hands each thread its elements through shared memory");
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -370,6 +373,9 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   }
   if (step.options & kPaddingOption) request.requested.padding = !cli.flag("no-padding");
   if (step.options & kScalarLoadsOption) request.requested.scalar_loads = cli.flag("scalar-loads");
+  if (step.options & kStagedLoadsOption) request.requested.staged_loads = cli.flag("staged-loads");
+  if (request.requested.scalar_loads && request.requested.staged_loads)
+    throw course::UsageError("--scalar-loads and --staged-loads cannot be combined");
   if (!request.common.input.empty()) request.scan.type = file_value_type(request.common.input);
 }
 

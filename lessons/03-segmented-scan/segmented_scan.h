@@ -151,6 +151,9 @@ struct LaunchPlan {
   int items = 0;                 ///< elements per thread (steps 07 and 08; 0: the step's choice)
   bool padding = true;           ///< step 05: pad shared memory against bank conflicts
   bool scalar_loads = false;     ///< step 07: each thread reads and writes its run one element at a time
+  bool staged_loads = false;     ///< step 07: each warp reads and writes 32 neighbouring elements at a time,
+                                 ///< and hands each thread its run through shared memory
+  std::size_t shared_bytes = 0;  ///< dynamic shared memory per block (step 07 with staged_loads)
   std::size_t scratch_bytes = 0; ///< device scratch the step needs
 };
 
@@ -160,6 +163,7 @@ enum StepOption : unsigned {
   kItemsOption = 2u,    ///< --items 8|16|32
   kPaddingOption = 4u,  ///< --no-padding
   kScalarLoadsOption = 8u,  ///< --scalar-loads
+  kStagedLoadsOption = 16u,  ///< --staged-loads
 };
 
 /// One rung of the ladder.
@@ -172,7 +176,7 @@ struct Step {
   void (*run_cpu)(const void* values, const std::uint8_t* flags, void* result, std::size_t n, Scan scan);
 
   /// GPU steps: the launch for n elements; `requested` carries --threads, --items, --no-padding,
-  /// --scalar-loads.
+  /// --scalar-loads, --staged-loads.
   LaunchPlan (*plan)(std::size_t n, Scan scan, const course::DeviceFacts& device, const LaunchPlan& requested);
 
   /// GPU steps: enqueues the scan into stream. values, flags and result are in device memory (result
@@ -196,7 +200,7 @@ struct Request : course::StepRequest {
   std::size_t n = kDefaultCount;
   Scan scan;
   Pattern pattern = Pattern::Random;
-  LaunchPlan requested;         ///< --threads, --items, --no-padding, --scalar-loads
+  LaunchPlan requested;         ///< --threads, --items, --no-padding, --scalar-loads, --staged-loads
   bool host_clock = false;      ///< --host-clock: time on the host, launches and the wait included
 };
 

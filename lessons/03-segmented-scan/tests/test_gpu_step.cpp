@@ -31,7 +31,7 @@ void require_step_matches(std::size_t n, Pattern pattern, std::uint64_t seed,
   INFO("step " << kThisStep.number << ", " << segscan::name_of(scan.type) << " " << segscan::name_of(scan.op)
                << ", n = " << n << ", " << segscan::name_of(pattern) << " segments, seed " << seed << ", threads "
                << requested.threads << ", items " << requested.items << ", padding " << requested.padding
-               << ", scalar loads " << requested.scalar_loads << ": "
+               << ", scalar loads " << requested.scalar_loads << ", staged loads " << requested.staged_loads << ": "
                << v.describe());
   REQUIRE(v.pass);
 }
@@ -102,6 +102,13 @@ TEST_CASE("every launch configuration the step accepts gives the same answer") {
       segscan::LaunchPlan r;
       r.items = items;
       r.scalar_loads = true;
+      plans.push_back(r);
+    }
+  if (kThisStep.options & segscan::kStagedLoadsOption)
+    for (int items : {8, 16, 32}) {
+      segscan::LaunchPlan r;
+      r.items = items;
+      r.staged_loads = true;
       plans.push_back(r);
     }
   for (const segscan::LaunchPlan& requested : plans)
