@@ -86,22 +86,24 @@ __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* fla
   }
 }
 
-template <class T, class Op, bool kStaged>
-const void* kernel_for(int items) {
-  switch (items) {
-    case 8: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 8, kStaged>);
-    case 16: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 16, kStaged>);
-    default: return reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, 32, kStaged>);
-  }
+// The tile kernel for a run length, and the bytes of one warp's stage at that length (--staged-loads).
+struct TileKernel {
+  const void* kernel;
+  std::size_t stage_bytes;
+};
+
+template <class T, class Op, int kItems, bool kStaged>
+TileKernel tile_kernel() {
+  return {reinterpret_cast<const void*>(scan_tiles_in_registers<T, Op, kItems, kStaged>),
+          sizeof(segscan::WarpStage<T, kItems>)};
 }
 
-// The bytes of one warp's stage, for T and the run length.
-template <class T>
-std::size_t stage_bytes_per_warp(int items) {
+template <class T, class Op, bool kStaged>
+TileKernel kernel_for(int items) {
   switch (items) {
-    case 8: return sizeof(segscan::WarpStage<T, 8>);
-    case 16: return sizeof(segscan::WarpStage<T, 16>);
-    default: return sizeof(segscan::WarpStage<T, 32>);
+    case 8: return tile_kernel<T, Op, 8, kStaged>();
+    case 16: return tile_kernel<T, Op, 16, kStaged>();
+    default: return tile_kernel<T, Op, 32, kStaged>();
   }
 }
 
@@ -113,20 +115,20 @@ segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::Device
   p.staged_loads = requested.staged_loads;
   // As many threads as asked, if the kernel's registers allow that many in a block, and with
   // --staged-loads if their warps' stages fit in the shared memory a block may have.
-  std::size_t stage_bytes = 0;
-  const void* kernel = segscan::with_scan_types(scan, [&](auto value, auto op) {
+  const TileKernel tiles = segscan::with_scan_types(scan, [&](auto value, auto op) {
     using T = decltype(value);
-    stage_bytes = stage_bytes_per_warp<T>(p.items);
-    return p.staged_loads ? kernel_for<T, decltype(op), true>(p.items) : kernel_for<T, decltype(op), false>(p.items);
+    using Op = decltype(op);
+    return p.staged_loads ? kernel_for<T, Op, true>(p.items) : kernel_for<T, Op, false>(p.items);
   });
   cudaFuncAttributes attributes{};
-  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, tiles.kernel));
   p.threads = std::min(course::whole_warps(requested.threads, 256), attributes.maxThreadsPerBlock / 32 * 32);
   if (p.staged_loads) {
+    // At least one warp: where even one warp's stage does not fit, require_shared_memory says so (SKIP).
     const std::size_t room = device.shared_memory_per_block_optin - attributes.sharedSizeBytes;
-    p.threads = std::min(p.threads, static_cast<int>(room / stage_bytes) * 32);
-    p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * stage_bytes;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(p.shared_bytes)));
+    p.threads = std::min(p.threads, std::max(1, static_cast<int>(room / tiles.stage_bytes)) * 32);
+    p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * tiles.stage_bytes;
+    course::require_shared_memory(tiles.kernel, p.shared_bytes, device, "step 07 with --staged-loads");
   }
   p.scratch_bytes = segscan::scan_then_propagate_scratch(n, static_cast<std::size_t>(p.threads) * p.items,
                                                          segscan::value_bytes(scan.type));
