@@ -31,4 +31,11 @@ bash "$course" nosuch >"$work/out" 2>"$work/err" || status=$?
 [ ! -s "$work/out" ] || fail "./course nosuch wrote to standard output"
 grep -q "unknown command 'nosuch'" "$work/err" || fail "./course nosuch did not name the command"
 grep -q '^  \./course help' "$work/err" || fail "./course nosuch did not print the help"
+# A command's own usage error: one line on standard error, exit code 2, nothing set up.
+status=0
+COURSE_BUILD_DIR=$work/build bash "$course" profile 03 08 09 >"$work/out" 2>"$work/err" || status=$?
+[ $status = 2 ] || fail "./course profile 03 08 09 exited with $status, not 2"
+grep -q "usage: ./course profile NN \[STEP|EXERCISE\] \[-- ARGS...\]" "$work/err" || fail "./course profile 03 08 09 did not print its usage: $(cat "$work/err")"
+[ ! -e "$work/build" ] || fail "./course profile 03 08 09 set up a build"
+
 echo "./course help: all checks passed (${#commands[@]} commands listed)"

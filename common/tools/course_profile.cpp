@@ -4,6 +4,7 @@
 // kernel of each step, a column per counter the lesson chose (course_add_profile), then what each
 // counter means. The table is also written as CSV and JSON under the results folder.
 // Without ncu, or without permission to read the GPU's counters, it says so in one line and exits 77.
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +97,8 @@ int main(int argc, char** argv) {
     cli.add_text("step", "", "only this step (e.g. 05)", "NN");
     cli.add_text("exercise", "", "profile this exercise's benchmark beside the solution's (e.g. argmax)", "NAME");
     cli.add_text("results", "results", "folder for the CSV and JSON copies of the table", "DIR");
+    cli.add_text("args", "", "more arguments for every program profiled, after the lesson's own (e.g. '--type double')",
+                 "ARGS");
     cli.add_text("ncu", "", "the ncu program (default: on PATH, in CUDA_HOME or /usr/local/cuda)", "PATH");
     cli.add_flag("counters", "list every counter the course knows, with its metrics and meaning, and stop");
     if (!cli.parse(argc, argv)) return course::kExitPass;
@@ -149,6 +152,18 @@ int main(int argc, char** argv) {
       if (chosen.empty()) throw course::UsageError("--step " + cli.text("step") + ": no GPU step of that number");
     }
 
+    // --args: appended to each program's arguments (a later option overrides the lesson's own).
+    std::string variant;
+    if (cli.given("args")) {
+      spec.args += (spec.args.empty() ? "" : " ") + cli.text("args");
+      for (const std::string& word : words(cli.text("args"))) {
+        const std::size_t start = word.find_first_not_of('-');
+        if (start == std::string::npos) continue;
+        variant += variant.empty() ? "" : "-";
+        for (char c : word.substr(start)) variant += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+      }
+    }
+
     const std::string ncu = find_ncu(cli.text("ncu"));
     if (ncu.empty())
       throw course::NotSupportedError(
@@ -186,7 +201,11 @@ int main(int argc, char** argv) {
     std::error_code error;
     std::filesystem::create_directories(results, error);
     if (error) throw course::UsageError(results + ": cannot create the folder (" + error.message() + ")");
-    const std::string base = results + "/lesson" + lesson + (cli.given("exercise") ? "-" + cli.text("exercise") : "") + "-counters";
+    // One step, an exercise or more arguments are named in the files' names, so that a narrower
+    // profile never replaces the lesson's whole one.
+    const std::string base = results + "/lesson" + lesson + (cli.given("step") ? "-step" + cli.text("step") : "") +
+                             (cli.given("exercise") ? "-" + cli.text("exercise") : "") +
+                             (variant.empty() ? "" : "-" + variant) + "-counters";
     std::ofstream csv(base + ".csv"), json(base + ".json");
     course::write_counters_csv(csv, spec.counters, counter_rows);
     course::write_counters_json(json, spec.counters, counter_rows);

@@ -50,13 +50,6 @@ using segscan::TileTotals;
 
 constexpr int kDefaultItems = 16;
 
-// --staged-loads: each warp's stage (07_registers_per_thread.cuh), in the block's dynamic shared memory.
-template <class T, int kItems>
-__device__ segscan::WarpStage<T, kItems>& warp_stage() {
-  extern __shared__ __align__(16) unsigned char dynamic_shared[];
-  return reinterpret_cast<segscan::WarpStage<T, kItems>*>(dynamic_shared)[threadIdx.x / 32];
-}
-
 template <class T, class Op, int kItems, bool kStaged>
 __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
                                         TileTotals<T> totals, bool aligned) {
@@ -65,7 +58,7 @@ __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* fla
   const std::size_t warp_first = first - static_cast<std::size_t>(threadIdx.x % 32) * kItems;
   ThreadItems<T, kItems> items;
   if constexpr (kStaged)
-    segscan::load_items_staged(values, flags, warp_first, n, warp_stage<T, kItems>(), items);
+    segscan::load_items_staged(values, flags, warp_first, n, segscan::warp_stage<T, kItems>(), items);
   else
     segscan::load_items(values, flags, first, n, aligned, items);
   const Flagged<T> run_total = segscan::scan_items<Op>(items);
@@ -73,7 +66,7 @@ __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* fla
   const Flagged<T> prefix = segscan::block_exclusive_scan<Op>(run_total, storage, tile_total);
   segscan::add_prefix<Op>(prefix, items);
   if constexpr (kStaged)
-    segscan::store_items_staged(items, result, warp_first, n, warp_stage<T, kItems>());
+    segscan::store_items_staged(items, result, warp_first, n, segscan::warp_stage<T, kItems>());
   else
     segscan::store_items(items, result, first, n, aligned);
   if (totals.values == nullptr) return;

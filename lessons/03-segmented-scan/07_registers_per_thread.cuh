@@ -92,19 +92,46 @@ __device__ inline void store_items(const ThreadItems<T, kItems>& items, T* resul
 
 /// Staged accesses (--staged-loads): a warp's 32 runs, 32 x kItems consecutive elements, travel
 /// between global memory and the threads' registers through shared memory. In global memory the warp
-/// reads and writes 32 neighbouring elements per instruction (4-byte accesses, coalesced: every byte
-/// of a sector is used); in shared memory each thread picks up its own run. The runs are padded to
-/// kItems + 1 slots, so that the 32 lanes reading element k of their runs hit 32 different banks.
+/// reads and writes 32 neighbouring elements per instruction (coalesced: every byte of a sector is
+/// used); in shared memory each thread picks up its own run. The flags travel four at a time, one
+/// 4-byte word per lane, and each thread reads its run's kItems flags with one or two wide loads
+/// (neighbouring lanes, neighbouring words: no conflict).
 template <class T, int kItems>
-struct WarpStage {
-  T values[32 * (kItems + 1)];
-  std::uint8_t flags[32 * (kItems + 1)];
+struct alignas(16) WarpStage {
+  T values[32 * (kItems + 1)];  // with room for the padding of staged_slot
+  std::uint8_t flags[32 * kItems];
 };
 
-/// The slot of the warp's element p (0 .. 32 kItems - 1): run p / kItems, place p % kItems.
-template <int kItems>
+/// The stage of the calling thread's warp, in the block's dynamic shared memory (one WarpStage per warp).
+template <class T, int kItems>
+__device__ inline WarpStage<T, kItems>& warp_stage() {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  return reinterpret_cast<WarpStage<T, kItems>*>(dynamic_shared)[threadIdx.x / 32];
+}
+
+/// The slot of the warp's element p (0 .. 32 kItems - 1) in the stage, padded so that both ways of
+/// reading it are free of bank conflicts: 32 lanes taking 32 neighbouring elements, and 32 lanes taking
+/// element k of their own runs (p = lane x kItems + k).
+///   4-byte elements: one spare slot after every 32 elements. Neighbours stay neighbours, and lane
+///     `lane`'s element k lands in bank (lane x kItems + lane x kItems / 32 + k) mod 32, a different
+///     bank for every lane (for kItems = 16: 16 lane + lane / 2 + k).
+///   8-byte elements, two banks each, read half a warp at a time: one spare slot after every run. A
+///     half warp's 16 neighbours then lie in one run or two, consecutive either way, and element k of
+///     16 lanes' runs lands kItems + 1 slots apart, an odd number: 16 different pairs of banks.
+template <class T, int kItems>
 __device__ constexpr int staged_slot(int p) {
-  return p / kItems * (kItems + 1) + p % kItems;
+  return sizeof(T) == 4 ? p + p / 32 : p / kItems * (kItems + 1) + p % kItems;
+}
+
+/// Bit k set where byte k of the kBytes (a multiple of 4) bytes at @p bytes is not zero.
+template <int kBytes>
+__device__ inline unsigned nonzero_bytes(const unsigned* words) {
+  unsigned bits = 0;
+#pragma unroll
+  for (int w = 0; w < kBytes / 4; ++w)
+#pragma unroll
+    for (int b = 0; b < 4; ++b) bits |= static_cast<unsigned>(((words[w] >> (8 * b)) & 0xffu) != 0) << (4 * w + b);
+  return bits;
 }
 
 /// Loads the warp's elements warp_first .. warp_first + 32 kItems - 1 through @p stage (every lane of
@@ -112,21 +139,41 @@ __device__ constexpr int staged_slot(int p) {
 template <class T, int kItems>
 __device__ inline void load_items_staged(const T* values, const std::uint8_t* flags, std::size_t warp_first,
                                          std::size_t n, WarpStage<T, kItems>& stage, ThreadItems<T, kItems>& items) {
+  static_assert(kItems % 8 == 0, "a run's flags are whole 8-byte words");
   const int lane = threadIdx.x % 32;
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {  // element p = 32 j + lane of the warp's stretch: neighbouring lanes, neighbours
     const int p = 32 * j + lane;
-    const bool inside = warp_first + p < n;
-    stage.values[staged_slot<kItems>(p)] = inside ? values[warp_first + p] : T{};
-    stage.flags[staged_slot<kItems>(p)] = inside ? flags[warp_first + p] : 1;
+    stage.values[staged_slot<T, kItems>(p)] = warp_first + p < n ? values[warp_first + p] : T{};
+  }
+  // The flags: 4-byte words where the stretch lies inside the array and is 4-byte aligned, else bytes.
+  auto* flag_words = reinterpret_cast<unsigned*>(stage.flags);
+  if (warp_first + 32 * kItems <= n && reinterpret_cast<std::uintptr_t>(flags + warp_first) % 4 == 0) {
+#pragma unroll
+    for (int j = 0; j < kItems / 4; ++j)
+      flag_words[32 * j + lane] = reinterpret_cast<const unsigned*>(flags + warp_first)[32 * j + lane];
+  } else {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int p = 32 * j + lane;
+      stage.flags[p] = warp_first + p < n ? flags[warp_first + p] : 1;
+    }
   }
   __syncwarp();
-  items.heads = 0;
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
-    items.values[k] = stage.values[lane * (kItems + 1) + k];
-    items.heads |= static_cast<unsigned>(stage.flags[lane * (kItems + 1) + k] != 0) << k;
+  for (int k = 0; k < kItems; ++k) items.values[k] = stage.values[staged_slot<T, kItems>(lane * kItems + k)];
+  unsigned run_flags[kItems / 4];  // the run's flags, read 16 (or 8) bytes at a time
+  if constexpr (kItems % 16 == 0) {
+#pragma unroll
+    for (int c = 0; c < kItems / 16; ++c) {
+      const uint4 v = reinterpret_cast<const uint4*>(stage.flags + lane * kItems)[c];
+      run_flags[4 * c] = v.x, run_flags[4 * c + 1] = v.y, run_flags[4 * c + 2] = v.z, run_flags[4 * c + 3] = v.w;
+    }
+  } else {
+    const uint2 v = reinterpret_cast<const uint2*>(stage.flags + lane * kItems)[0];
+    run_flags[0] = v.x, run_flags[1] = v.y;
   }
+  items.heads = nonzero_bytes<kItems>(run_flags);
   __syncwarp();  // every lane has its run before the stage is written again
 }
 
@@ -137,12 +184,12 @@ __device__ inline void store_items_staged(const ThreadItems<T, kItems>& items, T
                                           std::size_t n, WarpStage<T, kItems>& stage) {
   const int lane = threadIdx.x % 32;
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) stage.values[lane * (kItems + 1) + k] = items.values[k];
+  for (int k = 0; k < kItems; ++k) stage.values[staged_slot<T, kItems>(lane * kItems + k)] = items.values[k];
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int p = 32 * j + lane;
-    if (warp_first + p < n) result[warp_first + p] = stage.values[staged_slot<kItems>(p)];
+    if (warp_first + p < n) result[warp_first + p] = stage.values[staged_slot<T, kItems>(p)];
   }
 }
 

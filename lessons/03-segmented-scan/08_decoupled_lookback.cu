@@ -39,18 +39,27 @@
 //     reader loads the state with acquire semantics before it reads the value: cuda::atomic_ref with
 //     memory_order_release and memory_order_acquire at device scope.
 //
+// How it moves the tile: as step 07 with --staged-loads, each warp's 32 runs pass through shared
+// memory, so that every global access of a warp covers 32 neighbouring elements. For 4-byte elements
+// this is as fast as step 07's 16-byte accesses per thread; for 8-byte elements it is much faster (a
+// run of 16 doubles is 128 bytes, and a warp's 16-byte accesses to 32 such runs touch 32 lines at once:
+// the README's counters). And the number of blocks an SM holds is chosen per element type and operator
+// (blocks_per_sm below): more blocks per SM hide the wait of one block's look-back behind the others'
+// memory traffic, as long as the registers they leave each thread suffice.
+//
 // What it costs: waiting, for the tiles whose first elements need what came before them (the README's
 // table of segment patterns shows how much: least when every element is a head and no tile waits,
-// most with one giant segment, where every tile must look back); and one small memset per run to clear
-// the statuses and the counter.
+// most with one giant segment, where every tile must look back); one small memset per run to clear
+// the statuses and the counter; and shared memory for the warps' stages.
 //
-// Launch: one block per tile, 512 threads per block (or --threads, whole warps, up to what the kernel's
-// registers allow), --items elements per thread (16 by default).
+// Launch: one block per tile, 512 threads per block (or --threads, whole warps, up to 512 and what
+// the stages' shared memory allows), --items elements per thread (16 by default).
 #include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "03_gpu_hillis_steele.cuh"
 #include "04_shared_scan_then_propagate.cuh"
@@ -139,9 +148,24 @@ __device__ T look_back(const TileStatus<T>& status, unsigned tile) {
   }
 }
 
+// How many blocks of 512 threads an SM should hold, which caps the registers of a thread at
+// 65536 / (512 x blocks): 3 blocks, 40 registers; 2 blocks, 64; 1 block, all it wants. The kernel's
+// registers grow with the bytes of a run, and for max and min the compiler asks for more than for sums
+// and products. The counts below were the fastest of 1, 2 and 3 blocks for each type and operator at
+// the default 16 elements on the H100 (the README's section on 8-byte elements); capped lower, a
+// kernel spills registers to memory and slows down.
 template <class T, class Op, int kItems>
-__global__ void scan_single_pass(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
-                                 TileStatus<T> status, unsigned* next_tile, bool aligned) {
+constexpr int blocks_per_sm() {
+  constexpr bool max_or_min = std::is_same<Op, segscan::Max>::value || std::is_same<Op, segscan::Min>::value;
+  constexpr int run_bytes = kItems * static_cast<int>(sizeof(T));
+  constexpr int blocks = run_bytes <= 64 ? 3 : run_bytes <= 128 ? 2 : 1;
+  return max_or_min && blocks > 1 ? blocks - 1 : blocks;
+}
+
+template <class T, class Op, int kItems>
+__global__ void __launch_bounds__(512, blocks_per_sm<T, Op, kItems>())
+    scan_single_pass(const T* values, const std::uint8_t* flags, T* result, std::size_t n, TileStatus<T> status,
+                     unsigned* next_tile) {
   __shared__ segscan::BlockScanStorage<T> storage;
   __shared__ unsigned tile_shared;
   __shared__ T carried;
@@ -149,17 +173,23 @@ __global__ void scan_single_pass(const T* values, const std::uint8_t* flags, T* 
   __syncthreads();
   const unsigned tile = tile_shared;
 
-  // The tile, as in step 07: runs in registers, the block's scan of their totals.
-  const std::size_t first = (tile * static_cast<std::size_t>(blockDim.x) + threadIdx.x) * kItems;
+  // The tile, as in step 07 with --staged-loads: each warp's runs pass through its stage in shared
+  // memory, every access coalesced; each thread scans its run in registers; the block scans the runs'
+  // totals.
+  const std::size_t warp_first = (tile * static_cast<std::size_t>(blockDim.x) + threadIdx.x / 32 * 32) * kItems;
+  segscan::WarpStage<T, kItems>& stage = segscan::warp_stage<T, kItems>();
   ThreadItems<T, kItems> items;
-  segscan::load_items(values, flags, first, n, aligned, items);
+  segscan::load_items_staged(values, flags, warp_first, n, stage, items);
   const Flagged<T> run_total = segscan::scan_items<Op>(items);
   Flagged<T> tile_total;
   const Flagged<T> prefix = segscan::block_exclusive_scan<Op>(run_total, storage, tile_total);
 
-  // A thread whose run has a head before it in the tile, or starts with one, is done: it stores at
-  // once, while warp 0 looks back. Only the threads before the tile's first head wait for the carry.
+  // A thread whose run has a head before it in the tile, or starts with one, is done; only the
+  // threads before the tile's first head wait for the carry. A warp stores its runs together, so a
+  // warp that has any such thread stores after the wait; the others store at once, while warp 0
+  // looks back.
   const bool needs_carry = tile > 0 && !prefix.flag && !(items.heads & 1u);
+  const bool warp_waits = __any_sync(kFullWarp, needs_carry);
   if (threadIdx.x < 32) {
     if (threadIdx.x == 0) {
       // Nothing before the end of tile 0, or of a tile with a head, depends on earlier tiles.
@@ -173,15 +203,11 @@ __global__ void scan_single_pass(const T* values, const std::uint8_t* flags, T* 
       }
     }
   }
-  if (!needs_carry) {
-    segscan::add_prefix<Op>(prefix, items);
-    segscan::store_items(items, result, first, n, aligned);
-  }
+  if (!needs_carry) segscan::add_prefix<Op>(prefix, items);
+  if (!warp_waits) segscan::store_items_staged(items, result, warp_first, n, stage);
   __syncthreads();
-  if (needs_carry) {
-    segscan::add_prefix<Op>(segscan::segmented<Op>(Flagged<T>{carried, 0}, prefix), items);
-    segscan::store_items(items, result, first, n, aligned);
-  }
+  if (needs_carry) segscan::add_prefix<Op>(segscan::segmented<Op>(Flagged<T>{carried, 0}, prefix), items);
+  if (warp_waits) segscan::store_items_staged(items, result, warp_first, n, stage);
 }
 
 template <class T, class Op>
@@ -211,36 +237,45 @@ Layout layout(std::size_t n, std::size_t tile, std::size_t value_size) {
   return l;
 }
 
-segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::DeviceFacts&,
+segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::DeviceFacts& device,
                          const segscan::LaunchPlan& requested) {
   segscan::LaunchPlan p;
   p.items = requested.items > 0 ? requested.items : kDefaultItems;
+  std::size_t stage_bytes = 0;
   const void* kernel = segscan::with_scan_types(scan, [&](auto value, auto op) {
-    return kernel_for<decltype(value), decltype(op)>(p.items);
+    using T = decltype(value);
+    stage_bytes = p.items == 8    ? sizeof(segscan::WarpStage<T, 8>)
+                  : p.items == 16 ? sizeof(segscan::WarpStage<T, 16>)
+                                  : sizeof(segscan::WarpStage<T, 32>);
+    return kernel_for<T, decltype(op)>(p.items);
   });
+  // As many threads as asked, if the kernel's registers allow that many in a block and their warps'
+  // stages fit in the shared memory a block may have (at least one warp: where even one warp's stage
+  // does not fit, require_shared_memory says so, a SKIP).
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   p.threads = std::min(course::whole_warps(requested.threads, 512), attributes.maxThreadsPerBlock / 32 * 32);
+  const std::size_t room = device.shared_memory_per_block_optin - attributes.sharedSizeBytes;
+  p.threads = std::min(p.threads, std::max(1, static_cast<int>(room / stage_bytes)) * 32);
+  p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * stage_bytes;
+  course::require_shared_memory(kernel, p.shared_bytes, device, "step 08");
   p.scratch_bytes = layout(n, static_cast<std::size_t>(p.threads) * p.items, segscan::value_bytes(scan.type)).total;
   return p;
 }
 
 template <class T, class Op, int kItems>
-void launch(const T* values, const std::uint8_t* flags, T* result, std::size_t n, int threads, void* scratch,
-            cudaStream_t stream) {
-  const Layout l = layout(n, static_cast<std::size_t>(threads) * kItems, sizeof(T));
+void launch(const T* values, const std::uint8_t* flags, T* result, std::size_t n, const segscan::LaunchPlan& p,
+            void* scratch, cudaStream_t stream) {
+  const Layout l = layout(n, static_cast<std::size_t>(p.threads) * kItems, sizeof(T));
   auto* bytes = static_cast<unsigned char*>(scratch);
   unsigned* next_tile = reinterpret_cast<unsigned*>(bytes);
   const TileStatus<T> status{reinterpret_cast<unsigned long long*>(bytes + l.word_offset),
                              reinterpret_cast<unsigned*>(bytes + l.state_offset),
                              reinterpret_cast<T*>(bytes + l.aggregate_offset),
                              reinterpret_cast<T*>(bytes + l.prefix_offset)};
-  const bool aligned = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(flags) % 16 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(result) % 16 == 0;
   CUDA_CHECK(cudaMemsetAsync(bytes, 0, l.clear_bytes, stream));
-  scan_single_pass<T, Op, kItems><<<static_cast<unsigned>(l.tiles), threads, 0, stream>>>(values, flags, result, n,
-                                                                                         status, next_tile, aligned);
+  scan_single_pass<T, Op, kItems><<<static_cast<unsigned>(l.tiles), p.threads, p.shared_bytes, stream>>>(
+      values, flags, result, n, status, next_tile);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -252,9 +287,9 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
     const T* in = static_cast<const T*>(values);
     T* out = static_cast<T*>(result);
     switch (p.items) {
-      case 8: launch<T, Op, 8>(in, flags, out, n, p.threads, scratch, stream); break;
-      case 16: launch<T, Op, 16>(in, flags, out, n, p.threads, scratch, stream); break;
-      default: launch<T, Op, 32>(in, flags, out, n, p.threads, scratch, stream); break;
+      case 8: launch<T, Op, 8>(in, flags, out, n, p, scratch, stream); break;
+      case 16: launch<T, Op, 16>(in, flags, out, n, p, scratch, stream); break;
+      default: launch<T, Op, 32>(in, flags, out, n, p, scratch, stream); break;
     }
   });
 }
