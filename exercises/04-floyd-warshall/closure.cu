@@ -6,8 +6,9 @@
 // runs the rounds. Write the kernels.
 //
 // Grade your work:   ./course grade 04 closure
-// The tests try n = 1, 2, 31, 33, 1000 and 2048, graphs without edges, complete graphs, one long
-// chain and graphs in several unconnected parts.
+// The tests try seeded graphs of n = 1, 2, 31, 33, 1000 and 2048, then graphs without edges (n = 1, 64
+// and 65), complete graphs (n = 2 and 100), one long chain (n = 97 and 256) and a graph in ten
+// unconnected parts (n = 300).
 //
 // Traps:
 //   - The diagonal: every vertex reaches itself (reach[i][i] = 1), as d[i][i] = 0 in lesson 04.

@@ -6,8 +6,9 @@
 // band's partial sums to scratch, and add the bands in a second kernel.
 //
 // Grade your work:   ./course grade 05 transpose_times_vector
-// The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000, 999 x 1001 and 16384 x 16384, several seeds, and
-// compare with a double-precision reference within 4 * 2^-24 * sqrt(M) * max|y|.
+// The tests try 1 x 1, 1 x 1000, 1000 x 1, 33 x 1000 and 999 x 1001 (three seeds each), 16384 x 16384,
+// 100000 x 7 and 5 x 50000, and compare with a double-precision reference within
+// 4 * 2^-24 * sqrt(M) * max|y|.
 //
 // Traps:
 //   - M need not divide by the number of bands: the last bands can be short, or even empty (M = 33

@@ -1,4 +1,4 @@
-// Lesson 04, step 04: the relaxation every GPU step applies, one (i, j, k) at a time.
+// Lesson 04, step 04: the relaxation steps 04 to 06 apply, one (i, j, k) at a time.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,7 +13,7 @@
 
 namespace floyd_warshall {
 
-// The relaxation at the heart of every step: is the path i -> k -> j shorter than the best
+// The relaxation of steps 04 to 06: is the path i -> k -> j shorter than the best
 // so far? Only an improvement is written. In round k neither row k nor column k can improve (the
 // diagonal is 0, or kNoEdge for padding), so no thread ever writes what another thread reads in the
 // same round, and elements that do not change cost no memory write.

@@ -8,13 +8,14 @@
 //      diagonal tile;
 //   3. every other tile (i, j): it needs only tile (i, kb) from phase 2's column and tile (kb, j) from
 //      its row, both finished, so all 32 k are applied at once, with no barrier between them.
-// Phases 1 and 2 live in 07_blocked_shared_tiles.cuh (steps 08 to 11 reuse them); phase 3 is below.
-// Read phase 3 for this step's idea. Phases 1 and 2 are written once for steps 07 to 11, with tools
-// that later steps or other lessons teach, each explained where the header uses it: every thread
-// keeps its elements of the tile in registers (step 08's micro-tiles are the same idea), d[i][k]
-// comes from the thread's own warp by a shuffle (__shfl_sync, as in lesson 02's step 06), row k goes
-// through shared memory in two buffers used in turn, so one barrier per k is enough (the idea of step
-// 09's two stages), and min(a + b, c) is one instruction, __viaddmin_s32 (step 08 explains it).
+// Phases 1 and 2 live in 07_blocked_shared_tiles.cuh (steps 08 and 09 reuse both, steps 10 and 11
+// phase 1); phase 3 is below. Read phase 3 for this step's idea. Phases 1 and 2 are written once, for
+// this step and the later ones, with tools that later steps or other lessons teach, each explained
+// where the header uses it: every thread keeps its elements of the tile in registers (step 08's
+// micro-tiles are the same idea), d[i][k] comes from the thread's own warp by a shuffle (__shfl_sync,
+// as in lesson 02's step 06), row k goes through shared memory in two buffers used in turn, so one
+// barrier per k is enough (the idea of step 09's two stages), and min(a + b, c) is one instruction,
+// __viaddmin_s32 (step 08 explains it).
 // Their time is in this step's figures; the README's counters give each phase's time on its own (at
 // n = 512).
 //

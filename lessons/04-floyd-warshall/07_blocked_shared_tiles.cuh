@@ -1,6 +1,6 @@
 // Lesson 04, step 07: the blocked algorithm's padding, its phases 1 and 2 (the tiles of round kb's
-// row and column, closed one k at a time) and its rounds. Step 08 reuses all of it with larger tiles
-// and a phase 3 of its own; steps 09 and 10 reuse phase 1 and the padding.
+// row and column, closed one k at a time) and its rounds. Steps 08 and 09 reuse all of it with larger
+// tiles and a phase 3 of their own; steps 10 and 11 reuse phase 1 and the padding.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -106,7 +106,7 @@ struct TileCloser {
 // Phase 1 of round kb: the dependent tile on the diagonal, (kb, kb), closed over its own
 // TILE vertices by one block. Shared memory: 2 x TILE ints. __launch_bounds__ holds it to 32
 // registers a thread, so that its 1024 threads fit on an SM beside one block of step 08's phase 3
-// (step 10 runs the two side by side).
+// (step 11 runs the two side by side, on two streams).
 template <int TILE>
 __global__ void __launch_bounds__(1024, 2) blocked_phase1(std::int32_t* d, int n, int kb) {
   extern __shared__ std::int32_t buffers[];

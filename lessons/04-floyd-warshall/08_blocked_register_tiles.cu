@@ -6,16 +6,16 @@
 //     whole phase. For each k it reads 8 values of d[i][k] and 8 of d[k][j] from shared memory (four
 //     16-byte loads) and does 64 updates with them. Step 07 read two values for every update.
 //   - Bigger rounds. Tiles of 128 x 128 (or 64 x 64 at small n, below), so a round covers 128 values
-//     of k and the matrix passes through memory n / 128 times instead of n / 32. With 128 registers
-//     per thread (the counters), two blocks of 256 threads fill an SM's 64 K registers, as
-//     __launch_bounds__ asks.
+//     of k and the matrix passes through memory n / 128 times instead of n / 32. __launch_bounds__
+//     holds a thread to at most 128 registers, so that two blocks of 256 threads fit in an SM's 64 K
+//     registers.
 //   - One instruction per update. __viaddmin_s32(a, b, c) computes min(a + b, c); on Hopper (sm_90)
 //     the compiler emits a single VIADDMNMX for it, where other GPUs need an add and a min (the
 //     intrinsic falls back to that by itself). The table's ceiling counts one such update per integer
 //     lane per clock. (Phases 1 and 2 already use it, in step 07 too.)
-// The k range reaches shared memory 16 values at a time (16.6 KB per block): the block copies a
-// chunk (asynchronously, with cp.async, which step 09 puts to use), waits for it, computes with it,
-// and only then copies the next.
+// The k range reaches shared memory 16 values at a time (16.6 KB per block with tiles of 128, 8.4 KB
+// with tiles of 64): the block copies a chunk (asynchronously, with cp.async, which step 09 puts to
+// use), waits for it, computes with it, and only then copies the next.
 // Phases 1 and 2 are step 07's, instantiated for the round's tiles (phase 2 needs the larger
 // shared-memory limit that plan() requests). The kernel lives in 08_blocked_register_tiles.cuh,
 // because steps 09 to 11 launch it too.
@@ -26,8 +26,9 @@
 // this step and the three after it, and --tile 64 or --tile 128 forces one, to measure both.
 //
 // Bank conflicts: d[i][k] slices are stored transposed (at[k][i]), so both operands are read as
-// 16-byte vectors along a row of shared memory; a thread's 8 rows are two groups of 4 (rows 4t..4t+3
-// and 64+4t..64+4t+3), so the 8 lanes that share a load phase read 8 consecutive vectors.
+// 16-byte vectors along a row of shared memory; a thread's 8 rows are two groups of 4, half a tile
+// apart (rows 4t..4t+3 and 64+4t..64+4t+3 in a tile of 128), so the 8 lanes that share a load phase
+// read 8 consecutive vectors.
 //
 // Launch: phase 3 uses blocks of 256 threads, one per 128 x 128 tile (64 threads per 64 x 64 tile);
 // --threads and --blocks are ignored. n is padded to a multiple of the round's width.

@@ -2,7 +2,7 @@
 // second stage of shared memory (09_double_buffered_copies.cuh), and steps 10 and 11 launch it on
 // other sets of tiles.
 //
-// The kernel updates tiles of kTile x kTile (128, or 64 with step 08's --tile 64) with the kTile values
+// The kernel updates tiles of kTile x kTile (128 or 64, as round_width below picks) with the kTile values
 // of k of round kb:
 //   d[i][j] = min(d[i][j], d[i][k] + d[k][j]),  d[i][k] from tile (bi, kb), d[k][j] from tile (kb, bj).
 // Each of its (kTile / 8)^2 threads owns an 8 x 8 block of the tile in registers; k goes through shared memory
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTi
           make_int4(best[r][4 * half], best[r][4 * half + 1], best[r][4 * half + 2], best[r][4 * half + 3]);
 }
 
-// The plan of steps 08 to 11: n padded to a multiple of kTile (128, or 64 for step 08's --tile 64),
+// The plan of steps 08 to 11: n padded to a multiple of kTile (128 or 64, as round_width picks),
 // blocks of kTile^2 / 64 threads.
 template <int kTile = kRegisterTile>
 inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan&) {

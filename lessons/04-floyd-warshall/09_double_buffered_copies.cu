@@ -6,7 +6,7 @@
 // file; `diff` the two run()s); the rest of the kernel is step 08's, with two stages of shared memory
 // (kStages = 2). In step 08 a block copies 16 values of k into shared memory, waits until they have
 // landed, computes with them, and only then starts the next copy: every 16 values of k, all its warps
-// stand still for the memory latency, and both blocks on an SM start their tiles together, so they
+// stand still for the memory latency, and the blocks on an SM start their tiles together, so they
 // tend to stand still at the same moments. Now the block owns two stages. Before computing with stage
 // s it starts the copy of the next chunk into the other stage; the copies are asynchronous (cp.async:
 // __pipeline_memcpy_async, then __pipeline_commit), so the threads go straight on to compute, and
@@ -18,9 +18,10 @@
 // Why it is faster: the waits shrink to whatever the copy of a chunk takes beyond computing the
 // previous one, which is nothing once the kernel is busy computing.
 //
-// What it costs: twice the shared memory for the slices (33 KB per block instead of 16.6 KB; two
-// blocks still fit on an SM). The two barriers per chunk stay: one before computing (every thread's
-// copies have landed), one after (no copy starts into a stage that a slow warp is still reading).
+// What it costs: twice the shared memory for the slices (33 KB per block of 128 instead of 16.6 KB;
+// two blocks of 128, or eight of 64, still fit on an SM). The two barriers per chunk stay: one before
+// computing (every thread's copies have landed), one after (no copy starts into a stage that a slow
+// warp is still reading).
 //
 // Launch: as step 08 (rounds of 64 or 128 by n, or --tile; n padded to that width); --threads and
 // --blocks are ignored.

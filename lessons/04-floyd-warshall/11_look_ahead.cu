@@ -1,16 +1,17 @@
 // Lesson 04, step 11: look-ahead, the next round's phases 1 and 2 beside this round's phase 3.
 //
 // What changed: the order of the launches, not the kernels. In step 10 each round waits for the
-// previous one to finish completely, and phase 1 (one block, 128 values of k one after another)
-// runs while the rest of the GPU is idle. But round kb + 1's phases 1 and 2 need only the tiles of
-// row kb + 1 and column kb + 1 (the "cross" of round kb + 1), and those need only round kb's phase 3
-// on that cross. So round kb's phase 3 is split in two launches:
+// previous one to finish completely, and phase 1 (one block, the round's 64 or 128 values of k one
+// after another) runs while the rest of the GPU is idle. But round kb + 1's phases 1 and 2 need only
+// the tiles of row kb + 1 and column kb + 1 (the "cross" of round kb + 1), and those need only round
+// kb's phase 3 on that cross. So round kb's phase 3 is split in two launches:
 //   - the cross of round kb + 1 (its row and column, less row and column kb), on a second stream,
 //     followed there by round kb + 1's phases 1 and 2;
 //   - every other tile of round kb, on the step's stream, at the same time.
-// For n = 640 (5 tiles a side) and kb = 1: A marks the cross of round 2, updated first on the
-// second stream, then closed by round 2's phases 1 and 2 there; B marks the rest of round 1's phase
-// 3, running meanwhile; row and column 1 (-) were finished by round 1's phases 1 and 2.
+// For n = 640 with rounds of 128 (--tile 128, 5 tiles a side) and kb = 1: A marks the cross of
+// round 2, updated first on the second stream, then closed by round 2's phases 1 and 2 there; B
+// marks the rest of round 1's phase 3, running meanwhile; row and column 1 (-) were finished by round
+// 1's phases 1 and 2.
 //
 //               tile column 0  1  2  3  4
 //   tile row 0              B  -  A  B  B

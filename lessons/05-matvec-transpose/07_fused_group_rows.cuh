@@ -231,8 +231,9 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
 // Groups of S neighbouring blocks of the grid (block b is block b % S of group b / S; a cluster
 // launch of size S makes the same groups clusters). parts[i * S + rank]: block rank's part of B_i.
 // A kernel per way of copying, chosen by the plan: with both bodies in one kernel, choosing at run
-// time, the cp.async body ran 1.10 to 1.15 times slower than in a kernel of its own. The bulk kernel
-// still checks that it can (compiled for compute capability 9.0, rows on 16-byte boundaries).
+// time, the cp.async body ran slower than in a kernel of its own (no table of the README times this).
+// The bulk kernel still checks that it can (compiled for compute capability 9.0, rows on 16-byte
+// boundaries).
 template <int S, bool kBulk>
 __global__ void __launch_bounds__(kThreads, 1)
     fused_group_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,

@@ -21,16 +21,18 @@
 // the wide layout for every block. So each row goes to the narrowest that can hold it; --layout picks
 // one by hand, on any N it can hold, to compare them (the runner's "step 07's layouts" table). The
 // group and wide layouts keep rows in shared memory; on Hopper, rows that start on 16-byte boundaries
-// get there through the bulk copy engine (07_bulk_copy.cuh), one instruction per row and block.
+// get there through the bulk copy engine (07_bulk_copy.cuh), one instruction per row and block (in
+// the wide layout only where a thread holds 8 or 16 values of each row).
 //
 // Why it is faster (1.95x over step 06 in the ladder): A is read once instead of twice.
 //
 // What it costs: four layouts instead of one kernel, and a second small kernel (sum_partials) that adds
-// the warps', blocks' or groups' partial C, except in the wide layout, where each column has one
-// owner. The step falls back to step 06's two passes, which read A twice, where the wide layout
-// cannot run: on a GPU without cooperative launches, for rows of more than 16 values per thread of the
-// grid (8192 per block: 1,081,344 columns on 132 SMs; the shapes table's 64 x 4,194,304), and for
-// grids of more than 256 blocks.
+// the blocks' or groups' partial C (in the warp layout each block first adds its warps' shares in
+// shared memory), except in the wide layout, where each column has one owner. The step falls back to
+// step 06's two passes, which read A twice, where the wide layout cannot run: on a GPU without
+// cooperative launches, for rows of more than 16 values per thread of the grid (8192 per block:
+// 1,081,344 columns on 132 SMs; the shapes table's 64 x 4,194,304), and for grids of more than 256
+// blocks.
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid
 // (rounded up to whole groups).

@@ -9,8 +9,9 @@
 // runs the rounds. Write the kernels.
 //
 // Grade your work:   ./course grade 04 closure
-// The tests try n = 1, 2, 31, 33, 1000 and 2048, graphs without edges, complete graphs, one long
-// chain and graphs in several unconnected parts.
+// The tests try seeded graphs of n = 1, 2, 31, 33, 1000 and 2048, then graphs without edges (n = 1, 64
+// and 65), complete graphs (n = 2 and 100), one long chain (n = 97 and 256) and a graph in ten
+// unconnected parts (n = 300).
 //
 // Traps:
 //   - The diagonal: every vertex reaches itself (reach[i][i] = 1), as d[i][i] = 0 in lesson 04.
@@ -26,7 +27,8 @@
 // multiple of 32 with vertices that have no edges. Phase 1 closes the diagonal tile one k at a time,
 // phase 2 the tiles of its row and column with the finished diagonal tile, phase 3 every other tile
 // from its row and column tiles in shared memory, all 32 k at once. A value only ever changes from 0
-// to 1 and is written only then, so in round k nobody writes row k or column k, which others read.
+// to 1, and inside the loops over k it is written only then, so in round k nobody writes row k or
+// column k, which others read.
 // <<<
 #include "closure.h"
 

@@ -13,8 +13,9 @@
 //
 // Grade your work:   ./course grade 04 next_hop
 // The tests check the distances and, for many pairs, that your path starts and ends right, uses only
-// edges of the graph and has exactly the shortest length, on n = 1, 2, 31, 33, 1000 and 2048, with
-// unreachable vertices, zero-weight edges and one long chain.
+// edges of the graph and has exactly the shortest length: on seeded graphs of n = 1, 2, 31, 33, 1000
+// and 2048, then on graphs with unreachable vertices (n = 200, and n = 40 without edges), with
+// zero-weight edges (n = 300) and with one long chain beside a longer direct edge (n = 129).
 //
 // Traps:
 //   - Update next[i][j] only when the path through k is strictly shorter: with "shorter or equal",

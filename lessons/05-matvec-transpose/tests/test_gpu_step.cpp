@@ -46,7 +46,7 @@ TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds
   require_step_matches(matvec::make_problem(3, 70001, 11));
   require_step_matches(matvec::make_problem(97, 150001, 12));
-  require_step_matches(matvec::make_problem(1025, 16400, 14));  // step 07: one column per thread
+  require_step_matches(matvec::make_problem(1025, 16400, 14));  // step 07: groups of 3 blocks, the third of 16 columns
 }
 
 TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 16 columns per thread") {
@@ -93,7 +93,7 @@ TEST_CASE("matches the reference on a few long rows") {
 
 TEST_CASE("every layout of step 07 matches the reference on every row length it holds") {
   // --layout: a warp holds up to 1024 columns, a block 16384, a group or a cluster of blocks 65536,
-  // the wide layout any. 517 rows leave short last groups; 40000 columns make a group of 5 blocks,
+  // the wide layout any. 517 rows leave short last groups; 40001 columns make a group of 5 blocks,
   // 65536 one of 8.
   const std::pair<matvec::RowLayout, std::size_t> layouts[] = {{matvec::RowLayout::kWarp, 1024},
                                                                {matvec::RowLayout::kBlock, 16384},
