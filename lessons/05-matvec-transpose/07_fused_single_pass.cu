@@ -100,7 +100,8 @@ LaunchPlan group_plan(std::size_t rows, std::size_t columns, RowLayout layout, c
                              "whole groups of " + std::to_string(size));
   const int resident = group_rows::resident_groups(columns, group_launch(layout), device) * size;
   p.blocks = requested.blocks > 0 ? static_cast<int>(whole_groups) : resident;
-  p.bulk_copies = group_rows::use_bulk_copies(columns, device);
+  p.bulk_copies = group_rows::use_bulk_copies(columns, device) && !requested.no_bulk_copy;
+  p.no_bulk_copy = requested.no_bulk_copy;
   if (layout == RowLayout::kGroup)
     p.blocks = course::cooperative_grid_blocks(group_rows::kernel_for(size, p.bulk_copies), p.threads,
                                                group_rows::kSharedBytes, p.blocks, device);
@@ -180,7 +181,9 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
     case RowLayout::kCluster:
       group_rows::launch(a, v, c, rows, columns, p.blocks, group_launch(p.layout), p.bulk_copies, scratch, stream);
       return;
-    default: wide_rows::launch(a, v, c, rows, columns, p.blocks, scratch, stream); return;  // C directly
+    default:  // C directly
+      wide_rows::launch(a, v, c, rows, columns, p.blocks, !p.no_bulk_copy, scratch, stream);
+      return;
   }
   matvec::launch_sum_partials(partial, p.blocks, columns, c, stream);
 }
@@ -188,4 +191,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {"07", "fused single pass, A read once", "gpu", nullptr, plan, run, 1,
-                                        false, matvec::kLayoutOption};
+                                        false, matvec::kLayoutOption | matvec::kNoBulkCopyOption};

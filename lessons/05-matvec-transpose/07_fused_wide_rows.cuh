@@ -262,7 +262,8 @@ __device__ inline void gather_b(PartWord* parts, std::size_t g, std::size_t rows
 
 template <int E>
 __global__ void __launch_bounds__(kThreads, 1)
-    fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, PartWord* parts) {
+    fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, PartWord* parts,
+                    bool bulk_allowed) {
   constexpr int R = kValues / E;
   extern __shared__ float stages[];  // kStages x R x E x kThreads
   __shared__ float warp_sums[R][32];
@@ -286,7 +287,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
   const std::size_t groups = (rows + R - 1) / R;
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
-  const bool bulk = bulk_copy::available() && by_16 && E >= kBulkMinValues;
+  const bool bulk = bulk_allowed && bulk_copy::available() && by_16 && E >= kBulkMinValues;
   if (bulk && threadIdx.x == 0)
     for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
   __syncthreads();  // the barriers are set up
@@ -363,12 +364,13 @@ inline std::size_t scratch_bytes(std::size_t rows, int blocks) {
 }
 
 // C directly; `scratch` holds scratch_bytes(rows, blocks) and is zeroed here.
+// bulk_allowed: false copies every row by thread (--no-bulk-copy), to measure what the engine gives.
 inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   void* scratch, cudaStream_t stream) {
+                   bool bulk_allowed, void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   CUDA_CHECK(cudaMemsetAsync(parts, 0, scratch_bytes(rows, blocks), stream));  // nothing posted yet
   const int e = values_per_thread(columns, blocks);
-  void* arguments[] = {&a, &v, &c, &rows, &columns, &parts};
+  void* arguments[] = {&a, &v, &c, &rows, &columns, &parts, &bulk_allowed};
   CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e), dim3(blocks), dim3(kThreads), arguments,
                                          kSharedBytes, stream));
 }

@@ -144,6 +144,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
   if (step.options & kLayoutOption)
     cli.add_text("layout", "auto", "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)", "NAME");
+  if (step.options & kNoBulkCopyOption)
+    cli.add_flag("no-bulk-copy", "step 07's group and wide layouts: every thread copies its own values of a row, "
+                                 "where the bulk copy engine would copy the block's whole run");
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -160,6 +163,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.scalar_loads = cli.flag("scalar-loads");
   }
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
+  if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
   if (step.options & kLayoutOption) {
     request.requested.layout = parse_layout(cli.text("layout"));
     if (request.common.input.empty()) require_layout_holds(request.requested.layout, request.columns);  // else: plan()

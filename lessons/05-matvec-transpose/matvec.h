@@ -93,6 +93,7 @@ struct LaunchPlan {
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
   RowLayout layout = RowLayout::kAuto;  ///< step 07: who holds a row (the plan names the one it chose)
   bool bulk_copies = false;       ///< step 07's group layout: rows copied by the bulk copy engine (plan's choice)
+  bool no_bulk_copy = false;      ///< step 07: every thread copies its own values, even where the engine could
 };
 
 /// Options a step takes besides the lesson's own (Step::options).
@@ -100,6 +101,7 @@ enum StepOption : unsigned {
   kIdeasApartOptions = 1u,    ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
   kSharedVectorOption = 2u,   ///< --no-shared-vector: step 04 without its shared-memory tiles
   kLayoutOption = 4u,         ///< --layout: step 07 with one of its layouts, whatever N is
+  kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: step 07's group and wide layouts without the bulk copy engine
 };
 
 /// One rung of the ladder.

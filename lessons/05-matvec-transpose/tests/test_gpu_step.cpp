@@ -20,7 +20,8 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
   INFO("step " << kThisStep.number << ", A " << p.rows << " x " << p.columns << ", threads " << requested.threads
                << ", blocks " << requested.blocks << ", rows " << requested.rows_at_a_time
                << (requested.scalar_loads ? ", 4-byte loads" : "") << (requested.shared_vector ? "" : ", v from global")
-               << ", layout " << static_cast<int>(requested.layout) << ": " << v.describe());
+               << ", layout " << static_cast<int>(requested.layout) << (requested.no_bulk_copy ? ", no bulk copy" : "")
+               << ": " << v.describe());
   REQUIRE(v.pass);
 }
 
@@ -106,6 +107,20 @@ TEST_CASE("every layout of step 07 matches the reference on every row length it 
       matvec::LaunchPlan requested;
       requested.layout = layout;
       require_step_matches(matvec::make_problem(n > 16384 ? 61 : 517, n, n + 3), requested);
+    }
+}
+
+TEST_CASE("step 07's group and wide layouts match the reference with every thread copying its own values") {
+  // --no-bulk-copy: rows of a multiple of 4 columns, which the bulk copy engine would copy (40000 and
+  // 65536 in a group of blocks; 300008 and 600012 in the wide layout, 8 and 16 columns per thread),
+  // and one that it would not (40001).
+  for (auto layout : {matvec::RowLayout::kGroup, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
+    for (std::size_t n : {40000, 40001, 65536, 300008, 600012}) {
+      if (layout != matvec::RowLayout::kWide && n > 65536) continue;
+      matvec::LaunchPlan requested;
+      requested.layout = layout;
+      requested.no_bulk_copy = true;
+      require_step_matches(matvec::make_problem(n > 65536 ? 5 : 61, n, n + 5), requested);
     }
 }
 
