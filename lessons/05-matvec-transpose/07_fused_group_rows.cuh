@@ -300,11 +300,12 @@ inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch 
   return config;
 }
 
-// How many groups for rows of `columns` elements the device runs at once, launched `how` (0: none
-// fit). The caller checks that the device has cooperative launches or clusters.
-inline int resident_groups(std::size_t columns, Launch how, const course::DeviceFacts& device) {
+// How many groups for rows of `columns` elements the device runs at once, launched `how`, with the
+// kernel that copies rows by the bulk copy engine or by thread (0: none fit). Sets that kernel's
+// shared-memory limit. The caller checks that the device has cooperative launches or clusters.
+inline int resident_groups(std::size_t columns, Launch how, bool bulk_copies, const course::DeviceFacts& device) {
   const int size = group_blocks(columns);
-  const void* kernel = kernel_for(size, use_bulk_copies(columns, device));
+  const void* kernel = kernel_for(size, bulk_copies);
   course::require_shared_memory(kernel, kSharedBytes, device, "step 07 (a group of blocks per row)");
   if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, kSharedBytes, device) / size;
   cudaLaunchAttribute attribute;

@@ -63,9 +63,11 @@ RowLayout layout_by_length(std::size_t columns, const course::DeviceFacts& devic
   if (columns <= warp_rows::kMaxColumns) return RowLayout::kWarp;
   if (columns <= block_rows::kMaxColumns) return RowLayout::kBlock;
   if (columns <= group_rows::kMaxColumns) {
-    if (device.cooperative_launch && group_rows::resident_groups(columns, group_rows::Launch::kCooperative, device) > 0)
+    const bool bulk = group_rows::use_bulk_copies(columns, device);
+    if (device.cooperative_launch &&
+        group_rows::resident_groups(columns, group_rows::Launch::kCooperative, bulk, device) > 0)
       return RowLayout::kGroup;
-    if (has_clusters(device) && group_rows::resident_groups(columns, group_rows::Launch::kCluster, device) > 0)
+    if (has_clusters(device) && group_rows::resident_groups(columns, group_rows::Launch::kCluster, bulk, device) > 0)
       return RowLayout::kCluster;
   }
   return RowLayout::kWide;
@@ -80,7 +82,8 @@ void require_runs(RowLayout layout, std::size_t columns, const course::DeviceFac
     throw course::NotSupportedError(device.name + " does not support cooperative launches, which --layout group needs");
   if (layout == RowLayout::kCluster && !has_clusters(device))
     throw course::NotSupportedError(device.name + " has no thread-block clusters (compute capability 9.0 and newer)");
-  if (group_rows::resident_groups(columns, group_launch(layout), device) == 0)
+  const bool bulk = group_rows::use_bulk_copies(columns, device);
+  if (group_rows::resident_groups(columns, group_launch(layout), bulk, device) == 0)
     throw course::NotSupportedError(device.name + " cannot run a group of " +
                                     std::to_string(group_rows::group_blocks(columns)) + " blocks of " +
                                     std::to_string(group_rows::kThreads) + " threads at once");
@@ -98,10 +101,10 @@ LaunchPlan group_plan(std::size_t rows, std::size_t columns, RowLayout layout, c
   if (whole_groups > 2147483647LL)
     throw course::UsageError("--blocks " + std::to_string(requested.blocks) + ": more than 2^31 - 1 blocks in " +
                              "whole groups of " + std::to_string(size));
-  const int resident = group_rows::resident_groups(columns, group_launch(layout), device) * size;
-  p.blocks = requested.blocks > 0 ? static_cast<int>(whole_groups) : resident;
   p.bulk_copies = group_rows::use_bulk_copies(columns, device) && !requested.no_bulk_copy;
   p.no_bulk_copy = requested.no_bulk_copy;
+  const int resident = group_rows::resident_groups(columns, group_launch(layout), p.bulk_copies, device) * size;
+  p.blocks = requested.blocks > 0 ? static_cast<int>(whole_groups) : resident;
   if (layout == RowLayout::kGroup)
     p.blocks = course::cooperative_grid_blocks(group_rows::kernel_for(size, p.bulk_copies), p.threads,
                                                group_rows::kSharedBytes, p.blocks, device);
