@@ -22,7 +22,9 @@
 // one by hand, on any N it can hold, to compare them (the runner's "step 07's layouts" table). The
 // group and wide layouts keep rows in shared memory; on Hopper, rows that start on 16-byte boundaries
 // get there through the bulk copy engine (07_bulk_copy.cuh), one instruction per row and block (in
-// the wide layout only where a thread holds 8 or 16 values of each row).
+// the wide layout only where a thread holds 8 or 16 values of each row); --no-bulk-copy makes every
+// thread copy its own values instead, to measure what the engine gives (the runner's table "step 07
+// with and without the bulk copy engine").
 //
 // Why it is faster (1.95x over step 06 in the ladder): A is read once instead of twice.
 //
@@ -35,7 +37,7 @@
 // blocks.
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid
-// (rounded up to whole groups).
+// (rounded up to whole groups), --no-bulk-copy turns the bulk copy engine off.
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
 #include "05_coalesced_warps.cuh"
