@@ -7,6 +7,8 @@
 // shared memory and writes one partial C; sum_partials adds the blocks' partials.
 #pragma once
 
+#include <cstdint>
+
 #include "05_coalesced_warps.cuh"
 #include "matvec_device.cuh"
 
@@ -25,6 +27,30 @@ __device__ inline void load_lane_columns(const float* row, std::size_t columns, 
   }
 }
 
+// Rows of 513 to 1024 columns (E = 32) are read by whole 128-byte lines: a row rarely starts on a
+// line's boundary (at 997 columns, one row in 32 does), and a warp's 32 neighbouring floats from an
+// unaligned start touch two lines. So the warp starts at the line that holds the row's first element,
+// `shift` floats before it, and takes E + 1 lines' worth; lane l's value k is column l + 32 k - shift,
+// zero (and never loaded) outside the row. v and C, in shared memory there, are indexed the same way,
+// padded by 32 floats at both ends.
+template <int E>
+constexpr int kLines = E >= 32 ? E + 1 : E;
+
+__device__ inline unsigned line_shift(const float* row) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(row) % 128) / sizeof(float);
+}
+
+template <int K>
+__device__ inline void load_lines(const float* row, std::size_t columns, unsigned shift, float (&x)[K]) {
+  const unsigned lane = threadIdx.x % 32;
+  const float* line = row - shift;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::size_t p = lane + 32 * static_cast<std::size_t>(k);
+    x[k] = p >= shift && p - shift < columns ? line[p] : 0.0f;
+  }
+}
+
 // Registers decide how many warps an SM holds, and so how many rows are in flight. Up to E = 16, v's
 // elements and C's share stay in registers beside the row and the next row, and two blocks of 256
 // threads fit on an SM. At E = 32 the four arrays alone are 128 floats a thread: one block an SM,
@@ -38,51 +64,68 @@ template <int E>
 __global__ void __launch_bounds__(kThreads, 2)
     fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
   constexpr int kWarps = kThreads / 32;
-  constexpr int kSharedWords = kSharedVectors<E> ? kMaxColumns : 1;
+  constexpr int kSharedWords = kSharedVectors<E> ? 32 + kMaxColumns + 32 : 1;  // padded for the lines' shift
   __shared__ float block_c[kMaxColumns];
   __shared__ float v_shared[kSharedWords];
   __shared__ float c_shared[kSharedVectors<E> ? kWarps : 1][kSharedWords];
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
   const unsigned lane = threadIdx.x % 32, warp_in_block = threadIdx.x / 32;
-  float v_lane[kSharedVectors<E> ? 1 : E], c_lane[kSharedVectors<E> ? 1 : E] = {}, row[E] = {}, next[E] = {};
+  constexpr int K = kLines<E>;
+  float v_lane[kSharedVectors<E> ? 1 : E], c_lane[kSharedVectors<E> ? 1 : E] = {}, row[K] = {}, next[K] = {};
   if constexpr (kSharedVectors<E>) {
-    for (std::size_t j = threadIdx.x; j < kMaxColumns; j += blockDim.x) v_shared[j] = j < columns ? v[j] : 0.0f;
-#pragma unroll
-    for (int k = 0; k < E; ++k) c_shared[warp_in_block][lane + 32 * k] = 0.0f;
+    for (int w = threadIdx.x; w < kSharedWords; w += blockDim.x) {
+      const long long j = w - 32LL;  // word w holds column w - 32
+      v_shared[w] = j >= 0 && j < static_cast<long long>(columns) ? v[j] : 0.0f;
+    }
+    for (int w = lane; w < kSharedWords; w += 32) c_shared[warp_in_block][w] = 0.0f;
   } else {
     load_lane_columns(v, columns, v_lane);
   }
   for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) block_c[j] = 0.0f;
   std::size_t i = warp;
-  if (i < rows) load_lane_columns(a + i * columns, columns, row);
+  unsigned shift = 0, next_shift = 0;  // E = 32: where the row starts in its first line
+  auto load_row = [&](std::size_t r, float (&x)[K], unsigned& s) {
+    if constexpr (kSharedVectors<E>) {
+      s = line_shift(a + r * columns);
+      load_lines(a + r * columns, columns, s, x);
+    } else {
+      load_lane_columns(a + r * columns, columns, x);
+    }
+  };
+  if (i < rows) load_row(i, row, shift);
   __syncthreads();  // v_shared and block_c are ready
   for (; i < rows; i += warps) {
-    if (i + warps < rows) load_lane_columns(a + (i + warps) * columns, columns, next);  // in flight meanwhile
+    if (i + warps < rows) load_row(i + warps, next, next_shift);  // in flight meanwhile
     float dot = 0.0f;
 #pragma unroll
-    for (int k = 0; k < E; ++k) {
+    for (int k = 0; k < K; ++k) {
       if constexpr (kSharedVectors<E>)
-        dot += row[k] * v_shared[lane + 32 * k];
+        dot += row[k] * v_shared[32 + lane + 32 * k - shift];
       else
         dot += row[k] * v_lane[k];
     }
     const float b_i = matvec::warp_sum(dot);  // every lane gets B_i: no barrier
+    // E = 32: with the rows' different shifts, lanes share C's words from row to row; each adds to
+    // them only after every lane is done with the row before.
+    if constexpr (kSharedVectors<E>) __syncwarp();
 #pragma unroll
-    for (int k = 0; k < E; ++k) {
+    for (int k = 0; k < K; ++k) {
       if constexpr (kSharedVectors<E>)
-        c_shared[warp_in_block][lane + 32 * k] += b_i * row[k];
+        c_shared[warp_in_block][32 + lane + 32 * k - shift] += b_i * row[k];
       else
         c_lane[k] += b_i * row[k];
       row[k] = next[k];
     }
+    shift = next_shift;
   }
+  __syncwarp();  // every lane's shares are in c_shared before lanes read each other's
 #pragma unroll
   for (int k = 0; k < E; ++k) {
     const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
     float share;
     if constexpr (kSharedVectors<E>)
-      share = c_shared[warp_in_block][j];
+      share = c_shared[warp_in_block][32 + j];
     else
       share = c_lane[k];
     if (j < columns) atomicAdd(&block_c[j], share);  // the block's warps, in shared memory
