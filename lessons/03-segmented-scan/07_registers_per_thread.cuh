@@ -95,7 +95,7 @@ __device__ inline void store_items(const ThreadItems<T, kItems>& items, T* resul
 /// reads and writes 32 neighbouring elements per instruction (coalesced: every byte of a sector is
 /// used); in shared memory each thread picks up its own run. The flags travel four at a time, one
 /// 4-byte word per lane, and each thread reads its run's kItems flags with one or two wide loads
-/// (neighbouring lanes, neighbouring words: no conflict).
+/// (for 8 and 16 elements per thread, the lanes of a load phase read neighbouring words: no conflict).
 template <class T, int kItems>
 struct alignas(16) WarpStage {
   T values[32 * (kItems + 1)];  // with room for the padding of staged_slot
@@ -123,7 +123,7 @@ __device__ constexpr int staged_slot(int p) {
   return sizeof(T) == 4 ? p + p / 32 : p / kItems * (kItems + 1) + p % kItems;
 }
 
-/// Bit k set where byte k of the kBytes (a multiple of 4) bytes at @p bytes is not zero.
+/// Bit k set where byte k of the kBytes (a multiple of 4) bytes in @p words is not zero.
 template <int kBytes>
 __device__ inline unsigned nonzero_bytes(const unsigned* words) {
   unsigned bits = 0;
