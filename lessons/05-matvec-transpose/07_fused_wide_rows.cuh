@@ -48,8 +48,7 @@ constexpr int kMaxBlocks = 32 * kPartsPerLane;
 
 // The bulk copy engine copies a run of bytes per row of a group; the wide layout asks it only for
 // long runs, at E = 8 and 16 values per thread (one or two rows per group, runs of up to 16 or 32 KB).
-// At 16 values per thread it takes the same time as every thread's own copies (--no-bulk-copy; the
-// README's table of bulk copies).
+// --no-bulk-copy turns it off (bulk_allowed), to measure what it gives.
 constexpr int kBulkMinValues = 8;
 
 // Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).

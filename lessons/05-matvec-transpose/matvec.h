@@ -92,8 +92,10 @@ struct LaunchPlan {
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
   RowLayout layout = RowLayout::kAuto;  ///< step 07: who holds a row (the plan names the one it chose)
-  bool bulk_copies = false;       ///< step 07's group layout: rows copied by the bulk copy engine (plan's choice)
-  bool no_bulk_copy = false;      ///< step 07: every thread copies its own values, even where the engine could
+  bool bulk_copies = false;       ///< step 07's group and wide layouts: rows may go through the bulk copy engine
+                                  ///< (the plan's choice: off with no_bulk_copy)
+  bool no_bulk_copy = false;      ///< step 07 (--no-bulk-copy): every thread copies its own values, even where the
+                                  ///< engine could (a request; the plan answers with bulk_copies)
 };
 
 /// Options a step takes besides the lesson's own (Step::options).

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "course/device.h"
 #include "course/test_sizes.h"
 #include "course/verify.h"
 #include "matvec.h"
@@ -114,13 +115,26 @@ TEST_CASE("step 07's group and wide layouts match the reference with every threa
   // --no-bulk-copy: rows of a multiple of 4 columns, which the bulk copy engine would copy (40000 and
   // 65536 in a group of blocks; 300008 and 600012 in the wide layout, 8 and 16 columns per thread),
   // and one that it would not (40001).
+  // Step 07's plan must pass the request on to every layout that could use the engine.
+  const bool takes_it = kThisStep.options & matvec::kNoBulkCopyOption;
   for (auto layout : {matvec::RowLayout::kGroup, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
     for (std::size_t n : {40000, 40001, 65536, 300008, 600012}) {
       if (layout != matvec::RowLayout::kWide && n > 65536) continue;
       matvec::LaunchPlan requested;
       requested.layout = layout;
       requested.no_bulk_copy = true;
-      require_step_matches(matvec::make_problem(n > 65536 ? 5 : 61, n, n + 5), requested);
+      const std::size_t rows = n > 65536 ? 5 : 61;
+      if (takes_it) {
+        INFO("layout " << static_cast<int>(layout) << ", " << n << " columns");
+        const course::DeviceFacts device = course::query_device();
+        REQUIRE_FALSE(kThisStep.plan(rows, n, device, requested).bulk_copies);
+        if (layout == matvec::RowLayout::kWide) {  // without the request the wide layout may use the engine
+          matvec::LaunchPlan allowed = requested;
+          allowed.no_bulk_copy = false;
+          REQUIRE(kThisStep.plan(rows, n, device, allowed).bulk_copies);
+        }
+      }
+      require_step_matches(matvec::make_problem(rows, n, n + 5), requested);
     }
 }
 
