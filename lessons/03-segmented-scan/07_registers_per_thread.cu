@@ -116,13 +116,9 @@ segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::Device
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, tiles.kernel));
   p.threads = std::min(course::whole_warps(requested.threads, 256), attributes.maxThreadsPerBlock / 32 * 32);
-  if (p.staged_loads) {
-    // At least one warp: where even one warp's stage does not fit, require_shared_memory says so (SKIP).
-    const std::size_t room = device.shared_memory_per_block_optin - attributes.sharedSizeBytes;
-    p.threads = std::min(p.threads, std::max(1, static_cast<int>(room / tiles.stage_bytes)) * 32);
-    p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * tiles.stage_bytes;
-    course::require_shared_memory(tiles.kernel, p.shared_bytes, device, "step 07 with --staged-loads");
-  }
+  if (p.staged_loads)
+    segscan::fit_warp_stages(tiles.kernel, attributes.sharedSizeBytes, tiles.stage_bytes, device, p,
+                             "step 07 with --staged-loads");
   p.scratch_bytes = segscan::scan_then_propagate_scratch(n, static_cast<std::size_t>(p.threads) * p.items,
                                                          segscan::value_bytes(scan.type));
   return p;

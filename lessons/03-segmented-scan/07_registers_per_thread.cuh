@@ -1,14 +1,17 @@
 // Lesson 03, step 07's building blocks, used by step 08: a thread's run of consecutive elements in
-// registers, loaded and stored with 16-byte accesses (or, with --staged-loads, 4-byte accesses through
+// registers, loaded and stored with 16-byte accesses (or, with --staged-loads, accesses staged through
 // shared memory), and scanned sequentially.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "03_gpu_hillis_steele.cuh"
+#include "course/launch.h"
+#include "segmented_scan.h"
 
 namespace segscan {
 
@@ -107,6 +110,18 @@ template <class T, int kItems>
 __device__ inline WarpStage<T, kItems>& warp_stage() {
   extern __shared__ __align__(16) unsigned char dynamic_shared[];
   return reinterpret_cast<WarpStage<T, kItems>*>(dynamic_shared)[threadIdx.x / 32];
+}
+
+/// The launch of a kernel whose warps each hold a WarpStage of `stage_bytes` in dynamic shared memory:
+/// caps p.threads so that their stages fit beside the kernel's `static_bytes` in what a block may have
+/// (at least one warp; where not even that fits, require_shared_memory says so, a SKIP), sets
+/// p.shared_bytes and raises the kernel's limit to it.
+inline void fit_warp_stages(const void* kernel, std::size_t static_bytes, std::size_t stage_bytes,
+                            const course::DeviceFacts& device, LaunchPlan& p, const char* what) {
+  const std::size_t room = device.shared_memory_per_block_optin - static_bytes;
+  p.threads = std::min(p.threads, std::max(1, static_cast<int>(room / stage_bytes)) * 32);
+  p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * stage_bytes;
+  course::require_shared_memory(kernel, p.shared_bytes, device, what);
 }
 
 /// The slot of the warp's element p (0 .. 32 kItems - 1) in the stage, padded so that both ways of

@@ -250,15 +250,11 @@ segscan::LaunchPlan plan(std::size_t n, segscan::Scan scan, const course::Device
     return kernel_for<T, decltype(op)>(p.items);
   });
   // As many threads as asked, if the kernel's registers allow that many in a block and their warps'
-  // stages fit in the shared memory a block may have (at least one warp: where even one warp's stage
-  // does not fit, require_shared_memory says so, a SKIP).
+  // stages fit in the shared memory a block may have.
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   p.threads = std::min(course::whole_warps(requested.threads, 512), attributes.maxThreadsPerBlock / 32 * 32);
-  const std::size_t room = device.shared_memory_per_block_optin - attributes.sharedSizeBytes;
-  p.threads = std::min(p.threads, std::max(1, static_cast<int>(room / stage_bytes)) * 32);
-  p.shared_bytes = static_cast<std::size_t>(p.threads / 32) * stage_bytes;
-  course::require_shared_memory(kernel, p.shared_bytes, device, "step 08");
+  segscan::fit_warp_stages(kernel, attributes.sharedSizeBytes, stage_bytes, device, p, "step 08");
   p.scratch_bytes = layout(n, static_cast<std::size_t>(p.threads) * p.items, segscan::value_bytes(scan.type)).total;
   return p;
 }
