@@ -133,6 +133,14 @@ double DeviceFacts::fp32_instruction_rate_gops() const {
   return static_cast<double>(fp32_lanes_per_sm()) * multiprocessors * sm_clock_ghz;
 }
 
+double DeviceFacts::tf32_tensor_rate_gops() const {
+  int per_sm_per_clock = 0;
+  if (compute_major == 8) per_sm_per_clock = compute_minor == 0 ? 512 : 128;
+  else if (compute_major == 9 && compute_minor == 0) per_sm_per_clock = 1024;
+  else if (compute_major == 12) per_sm_per_clock = 128;
+  return static_cast<double>(per_sm_per_clock) * multiprocessors * sm_clock_ghz;
+}
+
 double DeviceFacts::peak_int32_gops() const {
   // 64 integer lanes per SM per clock on Volta and newer.
   return 64.0 * multiprocessors * sm_clock_ghz;

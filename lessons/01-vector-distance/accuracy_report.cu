@@ -1,8 +1,10 @@
-// lesson01_accuracy: how far from the double-precision reference the two forms land, as the data
-// moves away from the origin. For each offset the vectors are offset + uniform(-1, 1) in every element:
+// lesson01_accuracy: how far from the double-precision reference each form lands, as the data moves
+// away from the origin. For each offset the vectors are offset + uniform(-1, 1) in every element:
 // their distances stay the same, their norms grow with the square of the offset. It runs the direct
-// form (step 07's kernel), the norm expansion (step 08's kernel) and the norms + cublasSgemm route
-// (step 09) on the same data and prints the largest relative error of each.
+// form (step 07's kernel), the norm expansion on the FP32 cores (step 08), in TF32 (step 09), in three
+// TF32 products (step 10, and step 10 without its slice sums), and the cuBLAS routes in FP32 and TF32 (steps 11 and 12) on the same data,
+// and prints the largest relative error of each; then, for the norm expansions, the largest error as a
+// fraction of the lesson's float32 bound for them (check() in distance.h): 1 or less passes it.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -12,7 +14,8 @@
 
 #include "07_pipelined_tiles.cuh"
 #include "08_norm_expansion.cuh"
-#include "09_cublas_norms.cuh"
+#include "10_tf32x3_split_products.cuh"
+#include "11_cublas_norms.cuh"
 #include "course/buffers.h"
 #include "course/cli.h"
 #include "course/device.h"
@@ -23,13 +26,20 @@
 
 namespace {
 
-// The largest relative error of C computed by `launch` (which enqueues into the default stream).
+// C computed by `launch` (which enqueues into the default stream), into `c` poisoned first.
 template <class Launch>
-double error_of(const Launch& launch, course::DeviceBuffer<float>& c, const std::vector<double>& expected) {
+std::vector<float> result_of(const Launch& launch, course::DeviceBuffer<float>& c) {
   c.poison();
   launch();
   CUDA_CHECK(cudaDeviceSynchronize());
-  return distance::max_relative_error(c.to_host(), expected);
+  return c.to_host();
+}
+
+// The largest error of C as a fraction of what the norm expansion's float32 bound allows there.
+double bound_fraction(const distance::Problem<float>& p, const std::vector<float>& c,
+                      const std::vector<double>& expected) {
+  const course::Verdict v = distance::check(p, c, expected, distance::Form::NormExpansion);
+  return v.error / v.allowed;
 }
 
 }  // namespace
@@ -37,8 +47,8 @@ double error_of(const Launch& launch, course::DeviceBuffer<float>& c, const std:
 int main(int argc, char** argv) {
   return course::run_program(argv[0], [&]() -> int {
     course::CommandLine cli(course::program_name(argv[0]),
-                            "Lesson 01: the accuracy of the norm expansion (steps 08, 09) beside the direct form "
-                            "(step 07) on data ever farther from the origin.");
+                            "Lesson 01: the accuracy of the norm expansion (steps 08, 09 to 12) beside the direct "
+                            "form (step 07) on data ever farther from the origin.");
     cli.add_size("m", 1024, "rows of A", 1, 65536);
     cli.add_size("k", 1024, "rows of B", 1, 65536);
     cli.add_size("n", 1024, "elements of every vector", 1, 65536);
@@ -49,10 +59,14 @@ int main(int argc, char** argv) {
     course::ensure_device_memory((m * n + k * n + m * k + m + k) * sizeof(float), "A, B, C and the norms");
     course::DeviceBuffer<float> a(m * n, "matrix A"), b(k * n, "matrix B"), c(m * k, "matrix C");
     course::DeviceBuffer<unsigned char> scratch(cublas_norms::scratch_bytes(m, k), "row norms");
-    cublas_norms::handle();
+    cublas_norms::handle();  // both handles, outside the runs
 
-    course::TextTable table({"offset", "(|a|^2 + |b|^2) / C", "07 direct form", "08 norm expansion",
-                             "09 norms + cublasSgemm"});
+    const bool tensor_cores = device.compute_major >= 8;  // TF32 needs 8.0 or newer
+    course::TextTable errors({"offset", "(|a|^2 + |b|^2) / C", "07 direct form", "08 norm expansion", "09 TF32",
+                              "10 3 x TF32", "10 without slice sums", "11 cublasSgemm",
+                              "12 cublasSgemm TF32"});
+    course::TextTable bounds({"offset", "08 norm expansion", "09 TF32", "10 3 x TF32", "10 without slice sums",
+                              "11 cublasSgemm", "12 cublasSgemm TF32"});
     for (double offset : {0.0, 1.0, 10.0, 100.0, 1000.0}) {
       const distance::Problem<float> p =
           distance::make_problem<float>(m, k, n, static_cast<std::uint64_t>(cli.integer("seed")), offset);
@@ -64,20 +78,61 @@ int main(int argc, char** argv) {
       for (float v : p.a) norms += static_cast<double>(v) * v * k;
       for (float v : p.b) norms += static_cast<double>(v) * v * m;
       for (double e : expected) distances += e;
-      const double direct = error_of([&] { pipelined_tiles::launch(a.data(), b.data(), c.data(), m, k, n, nullptr); },
-                                     c, expected);
-      const double expansion = error_of(
-          [&] { norm_expansion::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr); }, c, expected);
-      const double library = error_of(
-          [&] { cublas_norms::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr); }, c, expected);
-      table.add_row({course::format_significant(offset, 4), course::format_significant(norms / distances, 3),
-                     distance::format_error(direct), distance::format_error(expansion),
-                     distance::format_error(library)});
+      // Each method's C, in the tables' order; null where the GPU cannot run it.
+      const std::vector<std::vector<float>> results{
+          result_of([&] { pipelined_tiles::launch(a.data(), b.data(), c.data(), m, k, n, nullptr); }, c),
+          result_of([&] { norm_expansion::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr); },
+                    c),
+          tensor_cores ? result_of(
+                             [&] {
+                               tf32_tensor_cores::launch<tf32_tensor_cores::OneProduct>(
+                                   a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr);
+                             },
+                             c)
+                       : std::vector<float>{},
+          tensor_cores ? result_of(
+                             [&] {
+                               tf32_tensor_cores::launch<tf32x3_split_products::ThreeProducts>(
+                                   a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr);
+                             },
+                             c)
+                       : std::vector<float>{},
+          tensor_cores ? result_of(
+                             [&] {
+                               tf32_tensor_cores::launch<tf32x3_split_products::ThreeProductsIntoDots>(
+                                   a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr);
+                             },
+                             c)
+                       : std::vector<float>{},
+          result_of([&] { cublas_norms::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr); }, c),
+          result_of(
+              [&] {
+                cublas_norms::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr,
+                                     cublas_norms::Math::Tf32);
+              },
+              c)};
+      std::vector<std::string> error_row{course::format_significant(offset, 4),
+                                         course::format_significant(norms / distances, 3)};
+      std::vector<std::string> bound_row{course::format_significant(offset, 4)};
+      for (std::size_t r = 0; r < results.size(); ++r) {
+        const bool ran = !results[r].empty();
+        error_row.push_back(ran ? distance::format_error(distance::max_relative_error(results[r], expected)) : "-");
+        if (r > 0)  // the norm expansions
+          bound_row.push_back(ran ? course::format_significant(bound_fraction(p, results[r], expected), 2) : "-");
+      }
+      errors.add_row(error_row);
+      bounds.add_row(bound_row);
     }
     std::cout << "Lesson 01: accuracy of the norm expansion (largest |C - C_ref| / C_ref over " << m << " x " << k
               << " distances of " << n << " float32 elements, each offset + uniform(-1, 1); " << device.name << ")\n\n";
-    table.print(std::cout);
-    std::cout << "\nfloat32's unit roundoff is 6e-08; cublasSgemm runs with CUBLAS_DEFAULT_MATH (FP32, no TF32).\n";
+    errors.print(std::cout);
+    std::cout << "\nThe norm expansions' largest error as a fraction of the lesson's float32 bound for them,\n"
+                 "4 u (sqrt(N) + 2) (|a|^2 + |b|^2) + 4 u sqrt(N) C_ref (1 or less passes):\n\n";
+    bounds.print(std::cout);
+    std::cout << "\nfloat32's unit roundoff u is 6e-08, TF32's 4.9e-04. Steps 08 and 11 run on the FP32 cores (cuBLAS "
+                 "with CUBLAS_DEFAULT_MATH); 09 and 12 round every input to TF32; 10 makes each product of three "
+                 "TF32 products.\n";
+    if (!tensor_cores) std::cout << "This GPU has no TF32 tensor cores (compute capability below 8.0): '-'.\n";
     return course::kExitPass;
   });
 }

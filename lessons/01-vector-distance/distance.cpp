@@ -202,7 +202,10 @@ course::Verdict check(const Problem<float>& p, const std::vector<float>& c, cons
   const double u = std::ldexp(1.0, -24), root_n = std::sqrt(static_cast<double>(p.n));
   const double floor = static_cast<double>(p.n) * std::ldexp(1.0, -126);
   std::vector<double> norms_a, norms_b;
-  if (form == Form::NormExpansion) {
+  const bool expansion = form == Form::NormExpansion || form == Form::NormExpansionTf32;
+  // The TF32 inputs' share of the bound (distance.h): 3 u_t (|a|^2 + |b|^2).
+  const double tf32_share = form == Form::NormExpansionTf32 ? 3.0 * std::ldexp(1.0, -11) : 0.0;
+  if (expansion) {
     norms_a = squared_norms(p.a, p.m, p.n);
     norms_b = squared_norms(p.b, p.k, p.n);
   }
@@ -212,7 +215,8 @@ course::Verdict check(const Problem<float>& p, const std::vector<float>& c, cons
   for (std::size_t e = 0; e < c.size(); ++e) {
     const double want = expected[e], got = c[e];
     double allowed = 4.0 * u * root_n * want + floor;
-    if (form == Form::NormExpansion) allowed += 4.0 * u * (root_n + 2.0) * (norms_a[e / p.k] + norms_b[e % p.k]);
+    if (expansion)
+      allowed += (4.0 * u * (root_n + 2.0) + tf32_share) * (norms_a[e / p.k] + norms_b[e % p.k]);
     const double error = std::fabs(got - want);
     const bool bad = !(error <= allowed);  // NaN is bad too
     const double ratio = std::isnan(error) ? INFINITY : error / allowed;
@@ -261,6 +265,15 @@ double issue_ceiling(const course::DeviceFacts& device, Type type) {
 const char* issue_ceiling_name(Type type) {
   return type == Type::Int32 ? "integer issue rate (1 instruction per term)"
                              : "FP32 issue rate (1 instruction per term)";
+}
+
+double tensor_ceiling(const course::DeviceFacts& device, int products) {
+  return device.tf32_tensor_rate_gops() / products;
+}
+
+std::string tensor_ceiling_name(int products) {
+  return products == 1 ? "TF32 tensor-core rate (1 product per term)"
+                       : "TF32 tensor-core rate (" + std::to_string(products) + " products per term)";
 }
 
 Type parse_type(const std::string& text) {
@@ -358,8 +371,13 @@ int finish(course::Measurement m, const Step& step, const Problem<T>& p, const s
   if (course::runs_on_gpu(step)) {
     const course::DeviceFacts device = course::query_device();
     m.device = device.name;
-    m.ceiling = m.compute_ceiling = issue_ceiling(device, request.type);
-    m.ceiling_name = issue_ceiling_name(request.type);
+    if (step.tf32_products > 0) {
+      m.ceiling = m.compute_ceiling = tensor_ceiling(device, step.tf32_products);
+      m.ceiling_name = tensor_ceiling_name(step.tf32_products);
+    } else {
+      m.ceiling = m.compute_ceiling = issue_ceiling(device, request.type);
+      m.ceiling_name = issue_ceiling_name(request.type);
+    }
   }
   const auto expected = reference(p);
   const course::Verdict v = check(p, c, expected, step.form);

@@ -41,6 +41,7 @@ template <> struct ElementOf<Type::Int32> { using type = std::int32_t; };
 enum class Form {
   Direct,         ///< (a - b)^2 summed term by term
   NormExpansion,  ///< ||a||^2 + ||b||^2 - 2 a.b, the form a matrix product can compute
+  NormExpansionTf32,  ///< the norm expansion with every input of a.b rounded to TF32 (10-bit mantissa)
 };
 
 /// A problem: A (M x N) and B (K x N), row-major.
@@ -87,12 +88,16 @@ std::vector<std::int32_t> reference(const Problem<std::int32_t>& p);
 /// Compares a float C with the reference, element by element, within
 ///     |C - C_ref| <= 4 u sqrt(N) C_ref + N 2^-126                                   (Direct)
 ///     |C - C_ref| <= 4 u sqrt(N) C_ref + 4 u (sqrt(N) + 2) (|a_i|^2 + |b_j|^2)       (NormExpansion)
-/// with u = 2^-24, float's unit roundoff. A distance is a sum of N non-negative terms, so its rounding
+///     NormExpansion's bound + 3 u_t (|a_i|^2 + |b_j|^2)                             (NormExpansionTf32)
+/// with u = 2^-24, float's unit roundoff, and u_t = 2^-11, TF32's. A distance is a sum of N non-negative terms, so its rounding
 /// error is relative to the distance itself and grows like sqrt(N) for independent roundings; 4 leaves
 /// room for different orders of summation, the floor covers underflow. The norm expansion subtracts
 /// numbers as large as |a|^2 + |b|^2, and its error scales with them, not with the distance. A lost
 /// term (one (a - b)^2 of an average size, C / N) is far outside the Direct bound. Both forms are
-/// PASS within their own bound; the report gives the largest relative error beside the verdict.
+/// PASS within their own bound; the report gives the largest relative error beside the verdict. In
+/// TF32 each input of a product is off by up to u_t of itself, so each product a_x b_x by up to
+/// (2 u_t + u_t^2) |a_x b_x| < 3 u_t |a_x b_x|; summed over x and doubled, that is at most
+/// 3 u_t (|a|^2 + |b|^2), since 2 |a_x b_x| <= a_x^2 + b_x^2.
 course::Verdict check(const Problem<float>& p, const std::vector<float>& c, const std::vector<double>& expected,
                       Form form);
 /// int32 results must match exactly, whatever the form.
@@ -109,6 +114,11 @@ std::string format_error(double error);
 double issue_ceiling(const course::DeviceFacts& device, Type type);
 /// The ceiling's name in the tables.
 const char* issue_ceiling_name(Type type);
+/// The ceiling of a step that makes `products` TF32 tensor-core products per term, in G terms/s: the
+/// GPU's TF32 multiply-add rate divided by `products` (0 where the rate is not known).
+double tensor_ceiling(const course::DeviceFacts& device, int products);
+/// Its name in the tables.
+std::string tensor_ceiling_name(int products);
 
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
@@ -142,6 +152,9 @@ struct Step {
                   std::size_t n, const LaunchPlan& plan, void* scratch, cudaStream_t stream);
   /// Whether the step takes --scalar-loads (LaunchPlan::scalar_loads).
   bool takes_scalar_loads = false;
+  /// TF32 tensor-core products per term (0: the step runs on the FP32 or integer cores); it decides
+  /// the ceiling.
+  int tf32_products = 0;
 };
 
 /// The step a program or test was built with (each step file but step 03 defines it).

@@ -33,6 +33,10 @@ struct DeviceFacts {
   /// Peak FP32 instruction rate in G instructions per second (one per lane per clock): a compare, an add
   /// or a fused multiply-add each count once.
   double fp32_instruction_rate_gops() const;
+  /// Peak TF32 tensor-core rate in G multiply-adds per second, dense (the datasheet's TF32 figure
+  /// halved): 512 per SM per clock on 8.0, 128 on 8.6, 8.7, 8.9 and 12.x, 1024 on 9.0; 0 on GPUs
+  /// without TF32 (below 8.0) and on those this table does not know.
+  double tf32_tensor_rate_gops() const;
   /// Peak 32-bit integer instruction rate in G instructions per second (one per lane per clock).
   double peak_int32_gops() const;
   /// The datasheet memory bandwidth (clock x bus width x 2 for double data rate), GB/s.

@@ -84,3 +84,14 @@ TEST_CASE("4-byte accesses (--scalar-loads) give the same answer") {
   require_step_matches(distance::make_problem<float>(300, 260, 132, 15), true);
   if (has_int_kernel()) require_step_matches(distance::make_problem<std::int32_t>(300, 260, 132, 15), true);
 }
+
+TEST_CASE("TF32 steps: the error is TF32's, beyond the float32 bound that step 10 keeps") {
+  if (kThisStep.form != distance::Form::NormExpansionTf32) return;  // held to a float32 bound: above
+  // Inputs rounded to TF32 (2^-11) move a 1024-element dot product far more than float32's 2^-24 would:
+  // if this passed the float32 bound, the step would not be computing in TF32 at all.
+  const distance::Problem<float> p = distance::make_problem<float>(500, 400, 1024, 11);
+  const std::vector<float> c = distance::run_gpu_once(kThisStep, p);
+  const std::vector<double> expected = distance::reference(p);
+  REQUIRE(distance::check(p, c, expected, distance::Form::NormExpansionTf32).pass);
+  REQUIRE_FALSE(distance::check(p, c, expected, distance::Form::NormExpansion).pass);
+}

@@ -1,4 +1,4 @@
-// Lesson 01, step 09: row norms plus cublasSgemm (the story is in 09_cublas_norms.cu). The accuracy
+// Lesson 01, step 11: row norms plus cublasSgemm (the story is in 11_cublas_norms.cu). The accuracy
 // report includes this header too.
 #pragma once
 
@@ -19,17 +19,22 @@ inline void check(cublasStatus_t status, const char* what) {
     throw course::CudaError(std::string("cuBLAS error ") + cublasGetStatusName(status) + " in " + what);
 }
 
-// One handle for the program, made on first use (outside the timed runs). CUBLAS_DEFAULT_MATH lets
-// cuBLAS use only arithmetic at least as precise as FP32: no TF32 tensor cores, which keep 10 bits of
-// each input's mantissa instead of 23.
-inline cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
+// The arithmetic cuBLAS may use. Fp32: CUBLAS_DEFAULT_MATH, only arithmetic at least as precise as
+// FP32, so no TF32 tensor cores (they keep 10 bits of each input's mantissa instead of 23). Tf32:
+// CUBLAS_TF32_TENSOR_OP_MATH, the tensor cores in TF32 (step 12).
+enum class Math { Fp32, Tf32 };
+
+// One handle per kind of arithmetic for the program, made on first use (outside the timed runs).
+inline cublasHandle_t handle(Math math = Math::Fp32) {
+  const auto make = [](cublasMath_t mode) {
     cublasHandle_t made = nullptr;
     check(cublasCreate(&made), "cublasCreate");
-    check(cublasSetMathMode(made, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    check(cublasSetMathMode(made, mode), "cublasSetMathMode");
     return made;
-  }();
-  return h;
+  };
+  static cublasHandle_t fp32 = make(CUBLAS_DEFAULT_MATH);
+  static cublasHandle_t tf32 = make(CUBLAS_TF32_TENSOR_OP_MATH);
+  return math == Math::Tf32 ? tf32 : fp32;
 }
 
 // c[i][j] = norms_a[i] + norms_b[j], the part of C that does not depend on the pair.
@@ -50,7 +55,7 @@ inline void require_int_sizes(std::size_t m, std::size_t k, std::size_t n) {
 
 // Enqueues C = |a_i|^2 + |b_j|^2 - 2 A B^T into stream. `scratch` holds scratch_bytes(m, k) bytes.
 inline void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
-                   void* scratch, cudaStream_t stream) {
+                   void* scratch, cudaStream_t stream, Math math = Math::Fp32) {
   float* norms_a = static_cast<float*>(scratch);
   float* norms_b = norms_a + m;
   norm_expansion::launch_row_norms(a, m, n, norms_a, stream);
@@ -62,8 +67,8 @@ inline void launch(const float* a, const float* b, float* c, std::size_t m, std:
   // dimension K; row-major A and B are A^T (N x M) and B^T (N x K) with leading dimension N. So
   // C^T = -2 B A^T + C^T is one Sgemm with op(B^T) = transposed and op(A^T) = as is, beta = 1.
   const float minus_two = -2.0f, one = 1.0f;
-  check(cublasSetStream(handle(), stream), "cublasSetStream");
-  check(cublasSgemm(handle(), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(m), static_cast<int>(n),
+  check(cublasSetStream(handle(math), stream), "cublasSetStream");
+  check(cublasSgemm(handle(math), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(m), static_cast<int>(n),
                     &minus_two, b, static_cast<int>(n), a, static_cast<int>(n), &one, c, static_cast<int>(k)),
         "cublasSgemm");
 }

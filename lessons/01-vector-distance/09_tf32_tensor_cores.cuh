@@ -1,0 +1,275 @@
+// Lesson 01, step 09: the products a.b on tensor cores in TF32 (the story is in 09_tf32_tensor_cores.cu).
+// Step 10 includes this header: it keeps the kernel and changes only how each product is made.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "08_norm_expansion.cuh"
+#include "course/check.h"
+#include "course/errors.h"
+
+namespace tf32_tensor_cores {
+
+constexpr int kTileRows = 128;  // a block computes a 128 x 128 tile of C
+constexpr int kTileCols = 128;
+constexpr int kDepth = 32;      // elements of each vector per slice: one 128-byte line of a row
+constexpr int kThreads = 256;   // 8 warps, 2 x 4, each a 64 x 32 part of the tile
+constexpr int kWarpRows = 64, kWarpCols = 32;
+constexpr int kMmaTilesDown = kWarpRows / 16;  // a warp's part is 4 x 4 products of 16 x 8
+constexpr int kMmaTilesAcross = kWarpCols / 8;
+constexpr int kChunks = kDepth / 4;            // 16-byte chunks in a row of a slice
+
+// One slice of the rows of A and B, as they lie in memory: row r, elements x0 .. x0 + 31, in 8 chunks
+// of 16 bytes. Chunk c of row r is kept at position c ^ (r % 8) of the row, so that the 8 rows one
+// ldmatrix reads at a chunk lie in 8 different groups of banks.
+struct Slice {
+  alignas(128) float a[kTileRows][kDepth];
+  alignas(128) float b[kTileCols][kDepth];
+};
+
+__device__ inline int swizzled(int row, int chunk) { return (chunk ^ (row % 8)) * 4; }
+
+__device__ inline unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// An asynchronous copy of `bytes` (4 or 16) from global to shared memory; with `valid` false it fills
+// the destination with zeros instead (a source size of 0), so rows and elements past the matrix add 0.
+template <int kBytes>
+__device__ inline void copy_async(void* to, const float* from, bool valid) {
+  static_assert(kBytes == 4 || kBytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  const int source_bytes = valid ? kBytes : 0;
+  if constexpr (kBytes == 16)  // .cg: past L1, as each line is read once per block
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(to)), "l"(from),
+                 "r"(source_bytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(to)), "l"(from),
+                 "r"(source_bytes));
+}
+__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int kPending>
+__device__ inline void wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+// Starts the copies of the slice at element x0 of rows row0.. of A and col0.. of B into `s`. With
+// kVector (n a multiple of 4, rows 16-byte aligned) each chunk is one 16-byte copy, else 4 of 4 bytes.
+template <bool kVector>
+__device__ inline void start_slice(Slice& s, const float* a, const float* b, std::size_t m, std::size_t k,
+                                   std::size_t n, std::size_t row0, std::size_t col0, std::size_t x0) {
+  constexpr int kCopies = kTileRows * kChunks / kThreads;  // chunks per thread, per matrix
+#pragma unroll
+  for (int q = 0; q < kCopies; ++q) {
+    const int index = threadIdx.x + q * kThreads;
+    const int row = index / kChunks, chunk = index % kChunks;
+    const std::size_t x = x0 + chunk * 4, i = row0 + row, j = col0 + row;
+    float* to_a = &s.a[row][swizzled(row, chunk)];
+    float* to_b = &s.b[row][swizzled(row, chunk)];
+    if constexpr (kVector) {
+      copy_async<16>(to_a, i < m && x < n ? a + i * n + x : a, i < m && x < n);
+      copy_async<16>(to_b, j < k && x < n ? b + j * n + x : b, j < k && x < n);
+    } else {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        copy_async<4>(to_a + e, i < m && x + e < n ? a + i * n + x + e : a, i < m && x + e < n);
+        copy_async<4>(to_b + e, j < k && x + e < n ? b + j * n + x + e : b, j < k && x + e < n);
+      }
+    }
+  }
+}
+
+// ldmatrix reads four 8 x 8 matrices of 16-bit values, 8 rows of 16 bytes each: lane l gives the
+// address of row l % 8 of matrix l / 8, and receives, of each matrix, the 4 bytes at row l / 4,
+// bytes 4 (l % 4) .. + 3. Read as floats, each matrix is 8 rows x 4 floats, and lane l gets element
+// [l / 4][l % 4]: the layout the TF32 mma wants for its fragments.
+__device__ inline void load_matrices(const float* row_address, std::uint32_t out[4]) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(out[0]), "=r"(out[1]), "=r"(out[2]), "=r"(out[3])
+               : "r"(shared_address(row_address)));
+}
+
+// The fragments of A for the warp's 4 tiles of 16 rows at depth x8 .. x8 + 7 of the slice. Of a
+// 16 x 8 tile, lane l holds [g][t], [g + 8][t], [g][t + 4] and [g + 8][t + 4], g = l / 4, t = l % 4:
+// four 8 x 4 matrices, rows 0-7 and 8-15 at chunks x8 / 4 and x8 / 4 + 1.
+__device__ inline void load_a_fragments(const Slice& s, int warp_row0, int x8, std::uint32_t a[kMmaTilesDown][4]) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int t = 0; t < kMmaTilesDown; ++t) {
+    const int row = warp_row0 + t * 16 + lane % 8 + (lane / 8 % 2) * 8;
+    load_matrices(&s.a[row][swizzled(row, x8 / 4 + lane / 16)], a[t]);
+  }
+}
+
+// The fragments of B for the warp's 4 tiles of 8 columns: of an 8 x 8 tile (depth x column), lane l
+// holds [t][g] and [t + 4][g], which in B's rows (a column of C is a row of B) are b[g][t] and
+// b[g][t + 4]. One ldmatrix reads two tiles.
+__device__ inline void load_b_fragments(const Slice& s, int warp_col0, int x8, std::uint32_t b[kMmaTilesAcross][2]) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int t = 0; t < kMmaTilesAcross; t += 2) {
+    const int row = warp_col0 + t * 8 + lane % 8 + (lane / 16) * 8;
+    std::uint32_t four[4];
+    load_matrices(&s.b[row][swizzled(row, x8 / 4 + lane / 8 % 2)], four);
+    b[t][0] = four[0], b[t][1] = four[1], b[t + 1][0] = four[2], b[t + 1][1] = four[3];
+  }
+}
+
+// A float rounded to TF32 (10 bits of mantissa instead of 23, to nearest, ties away from zero), kept
+// in a 32-bit register as the mma instruction reads it.
+__device__ inline std::uint32_t to_tf32(float x) {
+  std::uint32_t rounded;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(rounded) : "f"(x));
+  return rounded;
+}
+
+// d += a b for one 16 x 8 tile of C and 8 elements of depth, on the tensor cores: a is 16 x 8 (4
+// registers a lane), b 8 x 8 (2), d 16 x 8 in float32 (4): lane l holds [g][2t], [g][2t + 1],
+// [g + 8][2t], [g + 8][2t + 1].
+__device__ inline void mma_tf32(float d[4], const std::uint32_t a[4], const std::uint32_t b[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// The warp's sums of products: lane l's share of its 4 x 4 tiles of 16 x 8.
+using Dots = float[kMmaTilesDown][kMmaTilesAcross][4];
+
+// How this step makes a.b for a warp's part: every input rounded to TF32, one mma per tile and depth of
+// 8, added straight into the sums. Step 10 replaces this with three products. Two blocks fit an SM
+// (the launch bounds hold a thread to 128 registers, without spills), each with two slices of 32 KB
+// in turns.
+struct OneProduct {
+  static constexpr int kStages = 2, kBlocksPerSm = 2;
+  struct Sums {
+    Dots dots = {};
+  };
+  __device__ static void add(Sums& sums, const std::uint32_t a[kMmaTilesDown][4],
+                             const std::uint32_t b[kMmaTilesAcross][2]) {
+    std::uint32_t a32[kMmaTilesDown][4], b32[kMmaTilesAcross][2];
+#pragma unroll
+    for (int t = 0; t < kMmaTilesDown; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) a32[t][e] = to_tf32(__uint_as_float(a[t][e]));
+#pragma unroll
+    for (int t = 0; t < kMmaTilesAcross; ++t)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) b32[t][e] = to_tf32(__uint_as_float(b[t][e]));
+#pragma unroll
+    for (int r = 0; r < kMmaTilesDown; ++r)
+#pragma unroll
+      for (int c = 0; c < kMmaTilesAcross; ++c) mma_tf32(sums.dots[r][c], a32[r], b32[c]);
+  }
+  __device__ static void end_slice(Sums&) {}
+};
+
+// The kernel: block b computes the 128 x 128 tile of C at row band b / tiles_across, column band
+// b % tiles_across. Product::kStages slices take turns: while the warps multiply one, the copies of
+// the next ones are in flight. Each round waits for the oldest slice, then one barrier says that it has landed
+// for everyone and that nobody reads the slice the new copies will overwrite.
+template <class Product, bool kVectorLoads, bool kVectorStores>
+__global__ void __launch_bounds__(kThreads, Product::kBlocksPerSm)
+    distances(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
+              std::size_t tiles_across, const float* norms_a, const float* norms_b) {
+  extern __shared__ Slice slices[];  // Product::kStages of them
+  const std::size_t row0 = blockIdx.x / tiles_across * kTileRows, col0 = blockIdx.x % tiles_across * kTileCols;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_row0 = warp / 4 * kWarpRows, warp_col0 = warp % 4 * kWarpCols;
+  const std::size_t slices_total = (n + kDepth - 1) / kDepth;
+
+#pragma unroll
+  for (int stage = 0; stage < Product::kStages - 1; ++stage) {
+    if (static_cast<std::size_t>(stage) < slices_total)
+      start_slice<kVectorLoads>(slices[stage], a, b, m, k, n, row0, col0, stage * std::size_t{kDepth});
+    commit_copies();  // one group per slice, empty or not, so that the counting below holds
+  }
+
+  typename Product::Sums sums;
+  for (std::size_t slice = 0; slice < slices_total; ++slice) {
+    wait_copies<Product::kStages - 2>();  // this thread's copies of `slice` have landed...
+    __syncthreads();             // ...and everyone's; and the slice before it is no longer read
+    const std::size_t next = slice + Product::kStages - 1;
+    if (next < slices_total)
+      start_slice<kVectorLoads>(slices[next % Product::kStages], a, b, m, k, n, row0, col0, next * kDepth);
+    commit_copies();
+    const Slice& s = slices[slice % Product::kStages];
+#pragma unroll
+    for (int x8 = 0; x8 < kDepth; x8 += 8) {
+      std::uint32_t a_frag[kMmaTilesDown][4], b_frag[kMmaTilesAcross][2];
+      load_a_fragments(s, warp_row0, x8, a_frag);
+      load_b_fragments(s, warp_col0, x8, b_frag);
+      Product::add(sums, a_frag, b_frag);
+    }
+    Product::end_slice(sums);
+  }
+
+  // The norms added, and C written: lane l holds columns 2 (l % 4) and 2 (l % 4) + 1 of rows l / 4 and
+  // l / 4 + 8 of each tile.
+#pragma unroll
+  for (int r = 0; r < kMmaTilesDown; ++r)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const std::size_t i = row0 + warp_row0 + r * 16 + lane / 4 + half * 8;
+      if (i >= m) continue;
+      const float norm_a = norms_a[i];
+#pragma unroll
+      for (int t = 0; t < kMmaTilesAcross; ++t) {
+        const std::size_t j = col0 + warp_col0 + t * 8 + lane % 4 * 2;
+        const float* dot = &sums.dots[r][t][half * 2];
+        if constexpr (kVectorStores) {  // k even and C 8-byte aligned: both columns or neither
+          if (j < k)
+            *reinterpret_cast<float2*>(c + i * k + j) = {norm_expansion::combine(norm_a, norms_b[j], dot[0]),
+                                                         norm_expansion::combine(norm_a, norms_b[j + 1], dot[1])};
+        } else {
+          if (j < k) c[i * k + j] = norm_expansion::combine(norm_a, norms_b[j], dot[0]);
+          if (j + 1 < k) c[i * k + j + 1] = norm_expansion::combine(norm_a, norms_b[j + 1], dot[1]);
+        }
+      }
+    }
+}
+
+// Blocks for an m x k result; throws course::UsageError beyond what one grid can hold.
+inline std::size_t tiles_across(std::size_t k) { return (k + kTileCols - 1) / kTileCols; }
+inline unsigned grid_blocks(std::size_t m, std::size_t k) {
+  const std::size_t blocks = (m + kTileRows - 1) / kTileRows * tiles_across(k);
+  if (blocks > 2147483647u) throw course::UsageError("M x K needs more than 2^31 - 1 tiles of 128 x 128");
+  return static_cast<unsigned>(blocks);
+}
+
+// Throws course::NotSupportedError on a GPU without TF32 tensor cores (compute capability below 8.0).
+inline void require_tf32(int compute_major) {
+  if (compute_major < 8)
+    throw course::NotSupportedError("TF32 tensor cores need compute capability 8.0 or newer");
+}
+
+// Device scratch for the row norms of A and B (float32).
+inline std::size_t scratch_bytes(std::size_t m, std::size_t k) { return norm_expansion::scratch_bytes<float>(m, k); }
+
+// Enqueues the row norms, then the kernel with `Product` making the products. `scratch` holds
+// scratch_bytes(m, k) bytes.
+template <class Product>
+void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n, void* scratch,
+            cudaStream_t stream) {
+  float* norms_a = static_cast<float*>(scratch);
+  float* norms_b = norms_a + m;
+  norm_expansion::launch_row_norms(a, m, n, norms_a, stream);
+  norm_expansion::launch_row_norms(b, k, n, norms_b, stream);
+  const unsigned blocks = grid_blocks(m, k);
+  const std::size_t across = tiles_across(k);
+  const bool vector_loads = register_tiles::aligned_rows(a, n) && register_tiles::aligned_rows(b, n);
+  const bool vector_stores = k % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 8 == 0;
+  register_tiles::with_vector_flags(vector_loads, vector_stores, [&](auto loads, auto stores) {
+    const auto kernel = distances<Product, decltype(loads)::value, decltype(stores)::value>;
+    constexpr int kSharedBytes = Product::kStages * sizeof(Slice);  // more than the default 48 KB
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    kernel<<<blocks, kThreads, kSharedBytes, stream>>>(a, b, c, m, k, n, across, norms_a, norms_b);
+  });
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace tf32_tensor_cores

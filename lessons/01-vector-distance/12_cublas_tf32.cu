@@ -1,0 +1,35 @@
+// Lesson 01, step 12: the library route on TF32 tensor cores, row norms plus cublasSgemm in
+// CUBLAS_TF32_TENSOR_OP_MATH.
+//
+// What changed: one setting of step 11's handle. cuBLAS may now run the product on the tensor cores
+// with every input rounded to TF32, as step 09 does; it stands beside steps 09 and 10 as their bar,
+// and it owes the same accuracy as step 09 (the check holds it to the TF32 bound; the accuracy report
+// shows its error). The code is step 11's (11_cublas_norms.cuh), with Math::Tf32.
+//
+// float32 only: cuBLAS has no int32 matrix product, so --type int32 is refused.
+#include "11_cublas_norms.cuh"
+#include "distance.h"
+
+namespace {
+
+distance::LaunchPlan plan(std::size_t m, std::size_t k, std::size_t n, distance::Type type,
+                          const course::DeviceFacts&) {
+  if (type != distance::Type::Float32)
+    throw course::UsageError("--type int32: step 12 computes float32 only (cuBLAS has no int32 matrix product)");
+  cublas_norms::require_int_sizes(m, k, n);
+  cublas_norms::handle(cublas_norms::Math::Tf32);  // made here, not in the timed runs
+  distance::LaunchPlan p;
+  p.scratch_bytes = cublas_norms::scratch_bytes(m, k);
+  return p;
+}
+
+void run(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
+         const distance::LaunchPlan&, void* scratch, cudaStream_t stream) {
+  cublas_norms::launch(a, b, c, m, k, n, scratch, stream, cublas_norms::Math::Tf32);
+}
+
+}  // namespace
+
+const distance::Step distance::kThisStep = {
+    "12", "row norms + cublasSgemm in TF32 (library)", "library", distance::Form::NormExpansionTf32,
+    distance::kDefaultSize, nullptr, nullptr, nullptr, plan, run, nullptr, false, 1};
