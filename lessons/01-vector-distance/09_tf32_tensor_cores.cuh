@@ -31,6 +31,14 @@ struct Slice {
   alignas(128) float b[kTileCols][kDepth];
 };
 
+// Whether this code was compiled for a GPU with TF32 tensor cores, cp.async and ldmatrix (compute
+// capability 8.0 or newer). A build for older GPUs (CMAKE_CUDA_ARCHITECTURES=75) compiles the
+// instructions below to nothing; the launcher refuses to run that code (require_tf32).
+constexpr int kMinimumArchitecture = 80;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define LESSON01_NO_TENSOR_CORES 1
+#endif
+
 __device__ inline int swizzled(int row, int chunk) { return (chunk ^ (row % 8)) * 4; }
 
 __device__ inline unsigned shared_address(const void* p) {
@@ -42,6 +50,7 @@ __device__ inline unsigned shared_address(const void* p) {
 template <int kBytes>
 __device__ inline void copy_async(void* to, const float* from, bool valid) {
   static_assert(kBytes == 4 || kBytes == 16, "cp.async copies 4, 8 or 16 bytes");
+#ifndef LESSON01_NO_TENSOR_CORES
   const int source_bytes = valid ? kBytes : 0;
   if constexpr (kBytes == 16)  // .cg: past L1, as each line is read once per block
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(to)), "l"(from),
@@ -49,11 +58,18 @@ __device__ inline void copy_async(void* to, const float* from, bool valid) {
   else
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(to)), "l"(from),
                  "r"(source_bytes));
+#endif
 }
-__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ inline void commit_copies() {
+#ifndef LESSON01_NO_TENSOR_CORES
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
 template <int kPending>
 __device__ inline void wait_copies() {
+#ifndef LESSON01_NO_TENSOR_CORES
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
 }
 
 // Starts the copies of the slice at element x0 of rows row0.. of A and col0.. of B into `s`. With
@@ -87,9 +103,13 @@ __device__ inline void start_slice(Slice& s, const float* a, const float* b, std
 // bytes 4 (l % 4) .. + 3. Read as floats, each matrix is 8 rows x 4 floats, and lane l gets element
 // [l / 4][l % 4]: the layout the TF32 mma wants for its fragments.
 __device__ inline void load_matrices(const float* row_address, std::uint32_t out[4]) {
+#ifdef LESSON01_NO_TENSOR_CORES
+  out[0] = out[1] = out[2] = out[3] = 0;
+#else
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(out[0]), "=r"(out[1]), "=r"(out[2]), "=r"(out[3])
                : "r"(shared_address(row_address)));
+#endif
 }
 
 // The fragments of A for the warp's 4 tiles of 16 rows at depth x8 .. x8 + 7 of the slice. Of a
@@ -121,20 +141,26 @@ __device__ inline void load_b_fragments(const Slice& s, int warp_col0, int x8, s
 // A float rounded to TF32 (10 bits of mantissa instead of 23, to nearest, ties away from zero), kept
 // in a 32-bit register as the mma instruction reads it.
 __device__ inline std::uint32_t to_tf32(float x) {
+#ifdef LESSON01_NO_TENSOR_CORES
+  return __float_as_uint(x);
+#else
   std::uint32_t rounded;
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(rounded) : "f"(x));
   return rounded;
+#endif
 }
 
 // d += a b for one 16 x 8 tile of C and 8 elements of depth, on the tensor cores: a is 16 x 8 (4
 // registers a lane), b 8 x 8 (2), d 16 x 8 in float32 (4): lane l holds [g][2t], [g][2t + 1],
 // [g + 8][2t], [g + 8][2t + 1].
 __device__ inline void mma_tf32(float d[4], const std::uint32_t a[4], const std::uint32_t b[2]) {
+#ifndef LESSON01_NO_TENSOR_CORES
   asm volatile(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
 }
 
 // The warp's sums of products: lane l's share of its 4 x 4 tiles of 16 x 8.
@@ -241,10 +267,22 @@ inline unsigned grid_blocks(std::size_t m, std::size_t k) {
   return static_cast<unsigned>(blocks);
 }
 
-// Throws course::NotSupportedError on a GPU without TF32 tensor cores (compute capability below 8.0).
+// Whether the GPU has TF32 tensor cores (compute capability 8.0 or newer) and this build has code for
+// them: a build for compute capability 7.5 runs on newer GPUs by JIT, but its kernel here is empty.
+inline bool tf32_available(int compute_major) {
+  if (compute_major * 10 < kMinimumArchitecture) return false;
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, distances<OneProduct, false, false>));
+  return attributes.ptxVersion >= kMinimumArchitecture;
+}
+
+// Throws course::NotSupportedError where tf32_available() is false.
 inline void require_tf32(int compute_major) {
-  if (compute_major < 8)
+  if (compute_major * 10 < kMinimumArchitecture)
     throw course::NotSupportedError("TF32 tensor cores need compute capability 8.0 or newer");
+  if (!tf32_available(compute_major))
+    throw course::NotSupportedError("this build's GPU code is for compute capability below 8.0, which has no TF32 "
+                                    "tensor cores: build with CMAKE_CUDA_ARCHITECTURES=80 or newer");
 }
 
 // Device scratch for the row norms of A and B (float32).
@@ -273,3 +311,5 @@ void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t
 }
 
 }  // namespace tf32_tensor_cores
+
+#undef LESSON01_NO_TENSOR_CORES

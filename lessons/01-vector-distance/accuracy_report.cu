@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     course::DeviceBuffer<unsigned char> scratch(cublas_norms::scratch_bytes(m, k), "row norms");
     cublas_norms::handle();  // both handles, outside the runs
 
-    const bool tensor_cores = device.compute_major >= 8;  // TF32 needs 8.0 or newer
+    const bool tensor_cores = tf32_tensor_cores::tf32_available(device.compute_major);
     course::TextTable errors({"offset", "(|a|^2 + |b|^2) / C", "07 direct form", "08 norm expansion", "09 TF32",
                               "10 3 x TF32", "10 without slice sums", "11 cublasSgemm",
                               "12 cublasSgemm TF32"});
@@ -132,7 +132,9 @@ int main(int argc, char** argv) {
     std::cout << "\nfloat32's unit roundoff u is 6e-08, TF32's 4.9e-04. Steps 08 and 11 run on the FP32 cores (cuBLAS "
                  "with CUBLAS_DEFAULT_MATH); 09 and 12 round every input to TF32; 10 makes each product of three "
                  "TF32 products.\n";
-    if (!tensor_cores) std::cout << "This GPU has no TF32 tensor cores (compute capability below 8.0): '-'.\n";
+    if (!tensor_cores)
+      std::cout << "'-': no TF32 tensor cores on this GPU, or no code for them in this build (compute capability "
+                   "below 8.0).\n";
     return course::kExitPass;
   });
 }
