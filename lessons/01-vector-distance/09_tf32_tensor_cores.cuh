@@ -14,21 +14,31 @@
 
 namespace tf32_tensor_cores {
 
-constexpr int kTileRows = 128;  // a block computes a 128 x 128 tile of C
-constexpr int kTileCols = 128;
-constexpr int kDepth = 32;      // elements of each vector per slice: one 128-byte line of a row
-constexpr int kThreads = 256;   // 8 warps, 2 x 4, each a 64 x 32 part of the tile
-constexpr int kWarpRows = 64, kWarpCols = 32;
-constexpr int kMmaTilesDown = kWarpRows / 16;  // a warp's part is 4 x 4 products of 16 x 8
-constexpr int kMmaTilesAcross = kWarpCols / 8;
-constexpr int kChunks = kDepth / 4;            // 16-byte chunks in a row of a slice
+constexpr int kDepth = 32;           // elements of each vector per slice: one 128-byte line of a row
+constexpr int kChunks = kDepth / 4;  // 16-byte chunks in a row of a slice
+
+// The tile of C a block computes, and how its warps share it; a warp's part is a grid of mma tiles
+// of 16 x 8. The large tile, 128 x 128, has 8 warps 2 x 4, each 64 x 32 (4 x 4 mma tiles); the small
+// one, for problems with fewer large tiles than the GPU has SMs, 64 x 64 with 4 warps 2 x 2, each
+// 32 x 32 (2 x 4 mma tiles).
+template <int kRows, int kWarpsDown, int kWarpsAcross>
+struct TileShape {
+  static constexpr int kTile = kRows;  // square: kTile rows of A and kTile rows of B
+  static constexpr int kWarpsAcrossTile = kWarpsAcross;
+  static constexpr int kThreads = 32 * kWarpsDown * kWarpsAcross;
+  static constexpr int kWarpRows = kRows / kWarpsDown, kWarpCols = kRows / kWarpsAcross;
+  static constexpr int kMmaTilesDown = kWarpRows / 16, kMmaTilesAcross = kWarpCols / 8;
+};
+using LargeTiles = TileShape<128, 2, 4>;
+using SmallTiles = TileShape<64, 2, 2>;
 
 // One slice of the rows of A and B, as they lie in memory: row r, elements x0 .. x0 + 31, in 8 chunks
 // of 16 bytes. Chunk c of row r is kept at position c ^ (r % 8) of the row, so that the 8 rows one
 // ldmatrix reads at a chunk lie in 8 different groups of banks.
+template <class Shape>
 struct Slice {
-  alignas(128) float a[kTileRows][kDepth];
-  alignas(128) float b[kTileCols][kDepth];
+  alignas(128) float a[Shape::kTile][kDepth];
+  alignas(128) float b[Shape::kTile][kDepth];
 };
 
 // Whether this code was compiled for a GPU with TF32 tensor cores, cp.async and ldmatrix (compute
@@ -74,13 +84,13 @@ __device__ inline void wait_copies() {
 
 // Starts the copies of the slice at element x0 of rows row0.. of A and col0.. of B into `s`. With
 // kVector (n a multiple of 4, rows 16-byte aligned) each chunk is one 16-byte copy, else 4 of 4 bytes.
-template <bool kVector>
-__device__ inline void start_slice(Slice& s, const float* a, const float* b, std::size_t m, std::size_t k,
+template <class Shape, bool kVector>
+__device__ inline void start_slice(Slice<Shape>& s, const float* a, const float* b, std::size_t m, std::size_t k,
                                    std::size_t n, std::size_t row0, std::size_t col0, std::size_t x0) {
-  constexpr int kCopies = kTileRows * kChunks / kThreads;  // chunks per thread, per matrix
+  constexpr int kCopies = Shape::kTile * kChunks / Shape::kThreads;  // chunks per thread, per matrix
 #pragma unroll
   for (int q = 0; q < kCopies; ++q) {
-    const int index = threadIdx.x + q * kThreads;
+    const int index = threadIdx.x + q * Shape::kThreads;
     const int row = index / kChunks, chunk = index % kChunks;
     const std::size_t x = x0 + chunk * 4, i = row0 + row, j = col0 + row;
     float* to_a = &s.a[row][swizzled(row, chunk)];
@@ -112,25 +122,29 @@ __device__ inline void load_matrices(const float* row_address, std::uint32_t out
 #endif
 }
 
-// The fragments of A for the warp's 4 tiles of 16 rows at depth x8 .. x8 + 7 of the slice. Of a
-// 16 x 8 tile, lane l holds [g][t], [g + 8][t], [g][t + 4] and [g + 8][t + 4], g = l / 4, t = l % 4:
-// four 8 x 4 matrices, rows 0-7 and 8-15 at chunks x8 / 4 and x8 / 4 + 1.
-__device__ inline void load_a_fragments(const Slice& s, int warp_row0, int x8, std::uint32_t a[kMmaTilesDown][4]) {
+// The fragments of A for the warp's tiles of 16 rows at depth x8 .. x8 + 7 of the slice. Of a 16 x 8
+// tile, lane l holds [g][t], [g + 8][t], [g][t + 4] and [g + 8][t + 4], g = l / 4, t = l % 4: four
+// 8 x 4 matrices, rows 0-7 and 8-15 at chunks x8 / 4 and x8 / 4 + 1.
+template <class Shape>
+__device__ inline void load_a_fragments(const Slice<Shape>& s, int warp_row0, int x8,
+                                        std::uint32_t a[Shape::kMmaTilesDown][4]) {
   const int lane = threadIdx.x % 32;
 #pragma unroll
-  for (int t = 0; t < kMmaTilesDown; ++t) {
+  for (int t = 0; t < Shape::kMmaTilesDown; ++t) {
     const int row = warp_row0 + t * 16 + lane % 8 + (lane / 8 % 2) * 8;
     load_matrices(&s.a[row][swizzled(row, x8 / 4 + lane / 16)], a[t]);
   }
 }
 
-// The fragments of B for the warp's 4 tiles of 8 columns: of an 8 x 8 tile (depth x column), lane l
+// The fragments of B for the warp's tiles of 8 columns: of an 8 x 8 tile (depth x column), lane l
 // holds [t][g] and [t + 4][g], which in B's rows (a column of C is a row of B) are b[g][t] and
 // b[g][t + 4]. One ldmatrix reads two tiles.
-__device__ inline void load_b_fragments(const Slice& s, int warp_col0, int x8, std::uint32_t b[kMmaTilesAcross][2]) {
+template <class Shape>
+__device__ inline void load_b_fragments(const Slice<Shape>& s, int warp_col0, int x8,
+                                        std::uint32_t b[Shape::kMmaTilesAcross][2]) {
   const int lane = threadIdx.x % 32;
 #pragma unroll
-  for (int t = 0; t < kMmaTilesAcross; t += 2) {
+  for (int t = 0; t < Shape::kMmaTilesAcross; t += 2) {
     const int row = warp_col0 + t * 8 + lane % 8 + (lane / 16) * 8;
     std::uint32_t four[4];
     load_matrices(&s.b[row][swizzled(row, x8 / 4 + lane / 8 % 2)], four);
@@ -163,8 +177,9 @@ __device__ inline void mma_tf32(float d[4], const std::uint32_t a[4], const std:
 #endif
 }
 
-// The warp's sums of products: lane l's share of its 4 x 4 tiles of 16 x 8.
-using Dots = float[kMmaTilesDown][kMmaTilesAcross][4];
+// The warp's sums of products: lane l's share of its mma tiles of 16 x 8.
+template <class Shape>
+using Dots = float[Shape::kMmaTilesDown][Shape::kMmaTilesAcross][4];
 
 // How this step makes a.b for a warp's part: every input rounded to TF32, one mma per tile and depth of
 // 8, added straight into the sums. Step 10 replaces this with three products. Two blocks fit an SM
@@ -172,66 +187,72 @@ using Dots = float[kMmaTilesDown][kMmaTilesAcross][4];
 // in turns.
 struct OneProduct {
   static constexpr int kStages = 2, kBlocksPerSm = 2;
+  template <class Shape>
   struct Sums {
-    Dots dots = {};
+    Dots<Shape> dots = {};
   };
-  __device__ static void add(Sums& sums, const std::uint32_t a[kMmaTilesDown][4],
-                             const std::uint32_t b[kMmaTilesAcross][2]) {
-    std::uint32_t a32[kMmaTilesDown][4], b32[kMmaTilesAcross][2];
+  template <class Shape>
+  __device__ static void add(Sums<Shape>& sums, const std::uint32_t a[Shape::kMmaTilesDown][4],
+                             const std::uint32_t b[Shape::kMmaTilesAcross][2]) {
+    std::uint32_t a32[Shape::kMmaTilesDown][4], b32[Shape::kMmaTilesAcross][2];
 #pragma unroll
-    for (int t = 0; t < kMmaTilesDown; ++t)
+    for (int t = 0; t < Shape::kMmaTilesDown; ++t)
 #pragma unroll
       for (int e = 0; e < 4; ++e) a32[t][e] = to_tf32(__uint_as_float(a[t][e]));
 #pragma unroll
-    for (int t = 0; t < kMmaTilesAcross; ++t)
+    for (int t = 0; t < Shape::kMmaTilesAcross; ++t)
 #pragma unroll
       for (int e = 0; e < 2; ++e) b32[t][e] = to_tf32(__uint_as_float(b[t][e]));
 #pragma unroll
-    for (int r = 0; r < kMmaTilesDown; ++r)
+    for (int r = 0; r < Shape::kMmaTilesDown; ++r)
 #pragma unroll
-      for (int c = 0; c < kMmaTilesAcross; ++c) mma_tf32(sums.dots[r][c], a32[r], b32[c]);
+      for (int c = 0; c < Shape::kMmaTilesAcross; ++c) mma_tf32(sums.dots[r][c], a32[r], b32[c]);
   }
-  __device__ static void end_slice(Sums&) {}
+  template <class Shape>
+  __device__ static void end_slice(Sums<Shape>&) {}
 };
 
-// The kernel: block b computes the 128 x 128 tile of C at row band b / tiles_across, column band
+// The kernel: block b computes the tile of C at row band b / tiles_across, column band
 // b % tiles_across. Product::kStages slices take turns: while the warps multiply one, the copies of
 // the next ones are in flight. Each round waits for the oldest slice, then one barrier says that it has landed
 // for everyone and that nobody reads the slice the new copies will overwrite.
-template <class Product, bool kVectorLoads, bool kVectorStores>
-__global__ void __launch_bounds__(kThreads, Product::kBlocksPerSm)
+template <class Product, class Shape, bool kVectorLoads, bool kVectorStores>
+__global__ void __launch_bounds__(Shape::kThreads, Product::kBlocksPerSm)
     distances(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
               std::size_t tiles_across, const float* norms_a, const float* norms_b) {
-  extern __shared__ Slice slices[];  // Product::kStages of them
-  const std::size_t row0 = blockIdx.x / tiles_across * kTileRows, col0 = blockIdx.x % tiles_across * kTileCols;
+  constexpr int kMmaTilesDown = Shape::kMmaTilesDown, kMmaTilesAcross = Shape::kMmaTilesAcross;
+  extern __shared__ __align__(128) unsigned char shared_bytes[];  // one array for every shape
+  Slice<Shape>* slices = reinterpret_cast<Slice<Shape>*>(shared_bytes);  // Product::kStages of them
+  const std::size_t row0 = blockIdx.x / tiles_across * Shape::kTile, col0 = blockIdx.x % tiles_across * Shape::kTile;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warp_row0 = warp / 4 * kWarpRows, warp_col0 = warp % 4 * kWarpCols;
+  const int warp_row0 = warp / Shape::kWarpsAcrossTile * Shape::kWarpRows;
+  const int warp_col0 = warp % Shape::kWarpsAcrossTile * Shape::kWarpCols;
   const std::size_t slices_total = (n + kDepth - 1) / kDepth;
 
 #pragma unroll
   for (int stage = 0; stage < Product::kStages - 1; ++stage) {
     if (static_cast<std::size_t>(stage) < slices_total)
-      start_slice<kVectorLoads>(slices[stage], a, b, m, k, n, row0, col0, stage * std::size_t{kDepth});
+      start_slice<Shape, kVectorLoads>(slices[stage], a, b, m, k, n, row0, col0, stage * std::size_t{kDepth});
     commit_copies();  // one group per slice, empty or not, so that the counting below holds
   }
 
-  typename Product::Sums sums;
+  typename Product::template Sums<Shape> sums;
   for (std::size_t slice = 0; slice < slices_total; ++slice) {
     wait_copies<Product::kStages - 2>();  // this thread's copies of `slice` have landed...
     __syncthreads();             // ...and everyone's; and the slice before it is no longer read
     const std::size_t next = slice + Product::kStages - 1;
     if (next < slices_total)
-      start_slice<kVectorLoads>(slices[next % Product::kStages], a, b, m, k, n, row0, col0, next * kDepth);
+      start_slice<Shape, kVectorLoads>(slices[next % Product::kStages], a, b, m, k, n, row0, col0, next * kDepth);
     commit_copies();
-    const Slice& s = slices[slice % Product::kStages];
+    const Slice<Shape>& s = slices[slice % Product::kStages];
 #pragma unroll
     for (int x8 = 0; x8 < kDepth; x8 += 8) {
       std::uint32_t a_frag[kMmaTilesDown][4], b_frag[kMmaTilesAcross][2];
       load_a_fragments(s, warp_row0, x8, a_frag);
       load_b_fragments(s, warp_col0, x8, b_frag);
-      Product::add(sums, a_frag, b_frag);
+      Product::template add<Shape>(sums, a_frag, b_frag);
     }
-    Product::end_slice(sums);
+    Product::template end_slice<Shape>(sums);
   }
 
   // The norms added, and C written: lane l holds columns 2 (l % 4) and 2 (l % 4) + 1 of rows l / 4 and
@@ -259,12 +280,31 @@ __global__ void __launch_bounds__(kThreads, Product::kBlocksPerSm)
     }
 }
 
-// Blocks for an m x k result; throws course::UsageError beyond what one grid can hold.
-inline std::size_t tiles_across(std::size_t k) { return (k + kTileCols - 1) / kTileCols; }
+// Tiles of `Shape` for an m x k result; grid_blocks throws course::UsageError beyond what one grid
+// can hold.
+template <class Shape>
+std::size_t tiles_across(std::size_t k) {
+  return (k + Shape::kTile - 1) / Shape::kTile;
+}
+template <class Shape>
+std::size_t tiles(std::size_t m, std::size_t k) {
+  return (m + Shape::kTile - 1) / Shape::kTile * tiles_across<Shape>(k);
+}
 inline unsigned grid_blocks(std::size_t m, std::size_t k) {
-  const std::size_t blocks = (m + kTileRows - 1) / kTileRows * tiles_across(k);
-  if (blocks > 2147483647u) throw course::UsageError("M x K needs more than 2^31 - 1 tiles of 128 x 128");
+  const std::size_t blocks = tiles<SmallTiles>(m, k);  // the most blocks either shape launches
+  if (blocks > 2147483647u) throw course::UsageError("M x K needs more than 2^31 - 1 tiles of 64 x 64");
   return static_cast<unsigned>(blocks);
+}
+
+// The SMs of the current GPU, asked once (the plan asks first, outside the timed runs).
+inline int multiprocessors() {
+  static const int count = [] {
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+  }();
+  return count;
 }
 
 // Whether the GPU has TF32 tensor cores (compute capability 8.0 or newer) and this build has code for
@@ -272,7 +312,7 @@ inline unsigned grid_blocks(std::size_t m, std::size_t k) {
 inline bool tf32_available(int compute_major) {
   if (compute_major * 10 < kMinimumArchitecture) return false;
   cudaFuncAttributes attributes{};
-  CUDA_CHECK(cudaFuncGetAttributes(&attributes, distances<OneProduct, false, false>));
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, distances<OneProduct, LargeTiles, false, false>));
   return attributes.ptxVersion >= kMinimumArchitecture;
 }
 
@@ -288,7 +328,25 @@ inline void require_tf32(int compute_major) {
 // Device scratch for the row norms of A and B (float32).
 inline std::size_t scratch_bytes(std::size_t m, std::size_t k) { return norm_expansion::scratch_bytes<float>(m, k); }
 
-// Enqueues the row norms, then the kernel with `Product` making the products. `scratch` holds
+// Enqueues the kernel on tiles of `Shape`.
+template <class Product, class Shape>
+void launch_tiles(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
+                  const float* norms_a, const float* norms_b, cudaStream_t stream) {
+  const bool vector_loads = register_tiles::aligned_rows(a, n) && register_tiles::aligned_rows(b, n);
+  const bool vector_stores = k % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 8 == 0;
+  const unsigned blocks = static_cast<unsigned>(tiles<Shape>(m, k));
+  register_tiles::with_vector_flags(vector_loads, vector_stores, [&](auto loads, auto stores) {
+    const auto kernel = distances<Product, Shape, decltype(loads)::value, decltype(stores)::value>;
+    constexpr int kSharedBytes = Product::kStages * sizeof(Slice<Shape>);  // may pass the default 48 KB
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    kernel<<<blocks, Shape::kThreads, kSharedBytes, stream>>>(a, b, c, m, k, n, tiles_across<Shape>(k), norms_a,
+                                                               norms_b);
+  });
+  CUDA_CHECK_LAUNCH();
+}
+
+// Enqueues the row norms, then the kernel with `Product` making the products: on large tiles, or on
+// small ones where the large tiles would be fewer than the GPU's SMs. `scratch` holds
 // scratch_bytes(m, k) bytes.
 template <class Product>
 void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n, void* scratch,
@@ -297,17 +355,11 @@ void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t
   float* norms_b = norms_a + m;
   norm_expansion::launch_row_norms(a, m, n, norms_a, stream);
   norm_expansion::launch_row_norms(b, k, n, norms_b, stream);
-  const unsigned blocks = grid_blocks(m, k);
-  const std::size_t across = tiles_across(k);
-  const bool vector_loads = register_tiles::aligned_rows(a, n) && register_tiles::aligned_rows(b, n);
-  const bool vector_stores = k % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 8 == 0;
-  register_tiles::with_vector_flags(vector_loads, vector_stores, [&](auto loads, auto stores) {
-    const auto kernel = distances<Product, decltype(loads)::value, decltype(stores)::value>;
-    constexpr int kSharedBytes = Product::kStages * sizeof(Slice);  // more than the default 48 KB
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    kernel<<<blocks, kThreads, kSharedBytes, stream>>>(a, b, c, m, k, n, across, norms_a, norms_b);
-  });
-  CUDA_CHECK_LAUNCH();
+  grid_blocks(m, k);  // throws if M x K is beyond one grid
+  if (tiles<LargeTiles>(m, k) < static_cast<std::size_t>(multiprocessors()))
+    launch_tiles<Product, SmallTiles>(a, b, c, m, k, n, norms_a, norms_b, stream);
+  else
+    launch_tiles<Product, LargeTiles>(a, b, c, m, k, n, norms_a, norms_b, stream);
 }
 
 }  // namespace tf32_tensor_cores

@@ -8,8 +8,7 @@
 
 namespace tf32x3_split_products {
 
-using tf32_tensor_cores::kMmaTilesAcross;
-using tf32_tensor_cores::kMmaTilesDown;
+using tf32_tensor_cores::Dots;
 using tf32_tensor_cores::mma_tf32;
 using tf32_tensor_cores::to_tf32;
 
@@ -24,20 +23,21 @@ __device__ inline void split(std::uint32_t x, std::uint32_t& big, std::uint32_t&
 
 // a.b = (a_big + a_small).(b_big + b_small), less the product of the two small parts (about 2^-22 of
 // a.b): three mma per tile and depth of 8, the small ones first, into `sums`.
-__device__ inline void add_three_products(tf32_tensor_cores::Dots& sums, const std::uint32_t a[kMmaTilesDown][4],
-                                          const std::uint32_t b[kMmaTilesAcross][2]) {
-  std::uint32_t b_big[kMmaTilesAcross][2], b_small[kMmaTilesAcross][2];
+template <class Shape>
+__device__ inline void add_three_products(Dots<Shape>& sums, const std::uint32_t a[Shape::kMmaTilesDown][4],
+                                          const std::uint32_t b[Shape::kMmaTilesAcross][2]) {
+  std::uint32_t b_big[Shape::kMmaTilesAcross][2], b_small[Shape::kMmaTilesAcross][2];
 #pragma unroll
-  for (int t = 0; t < kMmaTilesAcross; ++t)
+  for (int t = 0; t < Shape::kMmaTilesAcross; ++t)
 #pragma unroll
     for (int e = 0; e < 2; ++e) split(b[t][e], b_big[t][e], b_small[t][e]);
 #pragma unroll
-  for (int r = 0; r < kMmaTilesDown; ++r) {
+  for (int r = 0; r < Shape::kMmaTilesDown; ++r) {
     std::uint32_t a_big[4], a_small[4];
 #pragma unroll
     for (int e = 0; e < 4; ++e) split(a[r][e], a_big[e], a_small[e]);
 #pragma unroll
-    for (int c = 0; c < kMmaTilesAcross; ++c) {
+    for (int c = 0; c < Shape::kMmaTilesAcross; ++c) {
       mma_tf32(sums[r][c], a_small, b_big[c]);
       mma_tf32(sums[r][c], a_big, b_small[c]);
       mma_tf32(sums[r][c], a_big, b_big[c]);
@@ -52,19 +52,22 @@ __device__ inline void add_three_products(tf32_tensor_cores::Dots& sums, const s
 // one block fits an SM, with four slices in turns.
 struct ThreeProducts {
   static constexpr int kStages = 4, kBlocksPerSm = 1;
+  template <class Shape>
   struct Sums {
-    tf32_tensor_cores::Dots dots = {};
-    tf32_tensor_cores::Dots slice = {};
+    Dots<Shape> dots = {};
+    Dots<Shape> slice = {};
   };
-  __device__ static void add(Sums& sums, const std::uint32_t a[kMmaTilesDown][4],
-                             const std::uint32_t b[kMmaTilesAcross][2]) {
-    add_three_products(sums.slice, a, b);
+  template <class Shape>
+  __device__ static void add(Sums<Shape>& sums, const std::uint32_t a[Shape::kMmaTilesDown][4],
+                             const std::uint32_t b[Shape::kMmaTilesAcross][2]) {
+    add_three_products<Shape>(sums.slice, a, b);
   }
-  __device__ static void end_slice(Sums& sums) {
+  template <class Shape>
+  __device__ static void end_slice(Sums<Shape>& sums) {
 #pragma unroll
-    for (int r = 0; r < kMmaTilesDown; ++r)
+    for (int r = 0; r < Shape::kMmaTilesDown; ++r)
 #pragma unroll
-      for (int c = 0; c < kMmaTilesAcross; ++c)
+      for (int c = 0; c < Shape::kMmaTilesAcross; ++c)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           sums.dots[r][c][e] += sums.slice[r][c][e];
@@ -77,12 +80,15 @@ struct ThreeProducts {
 // column "10 without slice sums", which shows what the slice's sums are for.
 struct ThreeProductsIntoDots {
   static constexpr int kStages = 4, kBlocksPerSm = 1;
-  using Sums = tf32_tensor_cores::OneProduct::Sums;
-  __device__ static void add(Sums& sums, const std::uint32_t a[kMmaTilesDown][4],
-                             const std::uint32_t b[kMmaTilesAcross][2]) {
-    add_three_products(sums.dots, a, b);
+  template <class Shape>
+  using Sums = tf32_tensor_cores::OneProduct::Sums<Shape>;
+  template <class Shape>
+  __device__ static void add(Sums<Shape>& sums, const std::uint32_t a[Shape::kMmaTilesDown][4],
+                             const std::uint32_t b[Shape::kMmaTilesAcross][2]) {
+    add_three_products<Shape>(sums.dots, a, b);
   }
-  __device__ static void end_slice(Sums&) {}
+  template <class Shape>
+  __device__ static void end_slice(Sums<Shape>&) {}
 };
 
 }  // namespace tf32x3_split_products
