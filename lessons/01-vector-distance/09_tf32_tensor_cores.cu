@@ -4,8 +4,9 @@
 // has units built for exactly that: tensor cores, which one instruction (mma.sync, m16n8k8) asks for
 // a 16 x 8 block of products 8 elements deep, 1024 multiply-adds, where an FFMA does 32. They take
 // float32 inputs only in TF32, a float with 10 bits of mantissa instead of 23, and add in float32. The
-// kernel (09_tf32_tensor_cores.cuh) keeps step 08's algebra and tile of 128 x 128, and changes how
-// the work reaches the units: each warp owns a 64 x 32 part of the tile as 4 x 4 mma tiles; the slices
+// kernel (09_tf32_tensor_cores.cuh) keeps step 08's algebra and tile of 128 x 128 (64 x 64 where
+// those would be fewer than the GPU's SMs), and changes how the work reaches the units: each warp owns
+// a 64 x 32 part of the tile as 4 x 4 mma tiles (32 x 32 in the small tile); the slices
 // go from global to shared memory by asynchronous copies (cp.async, two slices in turns) as they lie
 // in A and B, with no transposing; and ldmatrix hands each lane its fragment of a tile in one
 // instruction, from rows whose 16-byte chunks are swizzled so that the eight rows of one read lie in

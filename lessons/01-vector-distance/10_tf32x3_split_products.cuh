@@ -48,8 +48,8 @@ __device__ inline void add_three_products(Dots<Shape>& sums, const std::uint32_t
 // This step's Product. The tensor cores add a product into a large running sum less exactly than an
 // FADD rounds (the accuracy report shows it against ThreeProductsIntoDots below), so the products of
 // a slice go into sums of their own, small beside the running dots, and join them with one FADD per
-// slice, rounded to nearest. With the slice's sums beside the dots a thread needs 241 registers, so
-// one block fits an SM, with four slices in turns.
+// slice, rounded to nearest. With the slice's sums beside the dots a thread of the large tile needs
+// 235 registers, so one block fits an SM, with four slices in turns.
 struct ThreeProducts {
   static constexpr int kStages = 4, kBlocksPerSm = 1;
   template <class Shape>
