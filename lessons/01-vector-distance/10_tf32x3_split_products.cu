@@ -20,7 +20,8 @@
 //
 // What it costs: the splits take instructions beside the mma (two conversions and a subtraction per
 // input value); the slice's sums take 64 registers, so a thread of the large tile needs 235 and one
-// block of 256 fits an SM. The error is that of float32 arithmetic, not better: the norm expansion's cancellation stays.
+// block of 256 fits an SM. The error is that of float32 arithmetic, not better: the norm
+// expansion's cancellation stays.
 // TF32 needs compute capability 8.0 or newer; float32 only.
 #include "10_tf32x3_split_products.cuh"
 #include "distance.h"

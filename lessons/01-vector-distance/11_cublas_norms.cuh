@@ -68,8 +68,9 @@ inline void launch(const float* a, const float* b, float* c, std::size_t m, std:
   // C^T = -2 B A^T + C^T is one Sgemm with op(B^T) = transposed and op(A^T) = as is, beta = 1.
   const float minus_two = -2.0f, one = 1.0f;
   check(cublasSetStream(handle(math), stream), "cublasSetStream");
-  check(cublasSgemm(handle(math), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(m), static_cast<int>(n),
-                    &minus_two, b, static_cast<int>(n), a, static_cast<int>(n), &one, c, static_cast<int>(k)),
+  check(cublasSgemm(handle(math), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(m),
+                    static_cast<int>(n), &minus_two, b, static_cast<int>(n), a, static_cast<int>(n), &one, c,
+                    static_cast<int>(k)),
         "cublasSgemm");
 }
 

@@ -2,9 +2,10 @@
 // away from the origin. For each offset the vectors are offset + uniform(-1, 1) in every element:
 // their distances stay the same, their norms grow with the square of the offset. It runs the direct
 // form (step 07's kernel), the norm expansion on the FP32 cores (step 08), in TF32 (step 09), in three
-// TF32 products (step 10, and step 10 without its slice sums), and the cuBLAS routes in FP32 and TF32 (steps 11 and 12) on the same data,
-// and prints the largest relative error of each; then, for the norm expansions, the largest error as a
-// fraction of the lesson's float32 bound for them (check() in distance.h): 1 or less passes it.
+// TF32 products (step 10, and step 10 without its slice sums), and the cuBLAS routes in FP32 and TF32
+// (steps 11 and 12) on the same data, and prints the largest relative error of each; then, for the
+// norm expansions, the largest error as a fraction of the lesson's float32 bound for them (check() in
+// distance.h): 1 or less passes it.
 #include <cuda_runtime.h>
 
 #include <cstdint>

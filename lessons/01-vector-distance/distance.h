@@ -89,12 +89,13 @@ std::vector<std::int32_t> reference(const Problem<std::int32_t>& p);
 ///     |C - C_ref| <= 4 u sqrt(N) C_ref + N 2^-126                                   (Direct)
 ///     |C - C_ref| <= 4 u sqrt(N) C_ref + 4 u (sqrt(N) + 2) (|a_i|^2 + |b_j|^2)       (NormExpansion)
 ///     NormExpansion's bound + 3 u_t (|a_i|^2 + |b_j|^2)                             (NormExpansionTf32)
-/// with u = 2^-24, float's unit roundoff, and u_t = 2^-11, TF32's. A distance is a sum of N non-negative terms, so its rounding
-/// error is relative to the distance itself and grows like sqrt(N) for independent roundings; 4 leaves
-/// room for different orders of summation, the floor covers underflow. The norm expansion subtracts
+/// with u = 2^-24, float's unit roundoff, and u_t = 2^-11, TF32's. A distance is a sum of N
+/// non-negative terms, so its rounding error is relative to the distance itself and grows like sqrt(N)
+/// for independent roundings; 4 leaves room for different orders of summation, the floor covers
+/// underflow. The norm expansion subtracts
 /// numbers as large as |a|^2 + |b|^2, and its error scales with them, not with the distance. A lost
-/// term (one (a - b)^2 of an average size, C / N) is far outside the Direct bound. Both forms are
-/// PASS within their own bound; the report gives the largest relative error beside the verdict. In
+/// term (one (a - b)^2 of an average size, C / N) is far outside the Direct bound. Every form is
+/// PASS within its own bound; the report gives the largest relative error beside the verdict. In
 /// TF32 each input of a product is off by up to u_t of itself, so each product a_x b_x by up to
 /// (2 u_t + u_t^2) |a_x b_x| < 3 u_t |a_x b_x|; summed over x and doubled, that is at most
 /// 3 u_t (|a|^2 + |b|^2), since 2 |a_x b_x| <= a_x^2 + b_x^2.
