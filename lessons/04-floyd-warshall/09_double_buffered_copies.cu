@@ -15,8 +15,11 @@
 //   step 08:  copy 0 | wait | compute 0 | copy 1 | wait | compute 1 | ...
 //   step 09:  copy 0, copy 1 | wait 0 | compute 0, copy 2 | wait 1 | compute 1, copy 3 | ...
 //
-// Why it is faster: the waits shrink to whatever the copy of a chunk takes beyond computing the
-// previous one, which is nothing once the kernel is busy computing.
+// Why it can be faster: a block's waits shrink to whatever the copy of a chunk takes beyond computing
+// the previous one. How much that is worth depends on what else the SM has to run: the README's
+// tables give 1.00x at n = 2048, where several blocks share each SM and already cover one another's
+// waits, 1.02x at n = 8192, and in the counters at n = 512, one phase-3 tile to an SM, 96.1 us of
+// phase 3 against step 08's 109.
 //
 // What it costs: twice the shared memory for the slices (33 KB per block of 128 instead of 16.6 KB;
 // two blocks of 128, or eight of 64, still fit on an SM). The two barriers per chunk stay: one before
