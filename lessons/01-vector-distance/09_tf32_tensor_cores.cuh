@@ -43,7 +43,7 @@ struct Slice {
 
 // Whether this code was compiled for a GPU with TF32 tensor cores, cp.async and ldmatrix (compute
 // capability 8.0 or newer). A build for older GPUs (CMAKE_CUDA_ARCHITECTURES=75) compiles the
-// instructions below to nothing; the launcher refuses to run that code (require_tf32).
+// instructions below to nothing, and require_tf32 refuses to run that code.
 constexpr int kMinimumArchitecture = 80;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define LESSON01_NO_TENSOR_CORES 1
