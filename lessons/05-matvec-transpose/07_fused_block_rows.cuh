@@ -4,8 +4,9 @@
 // neighbouring rows at a time, so that every thread has 16 values in flight and the block meets at
 // one barrier per 16 values, whatever N is. The warps' sums of each row meet in shared memory; after
 // the barrier every thread adds them up to B_i and applies it to the values it holds. Blocks of
-// T = 512 threads, two per SM (while one waits at its barrier the other's loads go on), up to 8192
-// columns; of 1024, one per SM, beyond. v waits in shared memory, C's shares in registers; each block
+// T = 512 threads, two per SM, up to 8192 columns (16 values a thread); of 1024, one per SM, beyond.
+// With two blocks an SM has a second block's loads to run while one block waits at its barrier; no
+// table of the README sets this against one block of 1024 at the same N. v waits in shared memory, C's shares in registers; each block
 // writes one partial C and sum_partials adds them.
 #pragma once
 

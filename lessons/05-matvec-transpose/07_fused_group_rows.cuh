@@ -56,8 +56,9 @@ constexpr std::size_t kSharedBytes = kStages * kStageFloats * sizeof(float);  //
 
 // First column of this thread's chunk k in block `rank` of a group: block r holds columns 8192 r to
 // 8192 r + 8191, chunk k of its threads the 2048 columns from 8192 r + 2048 k on. Each warp reads 512
-// contiguous bytes and each block one 32 KB run of the row: on the H100 that is faster than blocks
-// taking turns by 2048 columns, which spread each block's reads over the whole row.
+// contiguous bytes and each block one 32 KB run of the row, which is what lets one bulk copy fetch a
+// block's share of a row (blocks taking turns by 2048 columns would need four copies per row; no
+// table of the README times that arrangement).
 __device__ inline std::size_t chunk_column(int k, unsigned rank) {
   return 4 * ((static_cast<std::size_t>(rank) * kChunks + k) * kThreads + threadIdx.x);
 }
