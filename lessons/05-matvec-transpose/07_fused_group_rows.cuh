@@ -49,10 +49,12 @@ constexpr int kMaxBlocks = 8;  // the largest cluster every GPU with clusters ac
 constexpr std::size_t kColumnsPerBlock = static_cast<std::size_t>(kThreads) * kChunks * 4;
 constexpr std::size_t kMaxColumns = matvec::kGroupRowColumns;
 static_assert(kColumnsPerBlock == matvec::kGroupBlockColumns && kMaxColumns == kMaxBlocks * kColumnsPerBlock);
-constexpr int kAhead = 3;   // a block posts row n + kAhead's part before it waits for row n's
-constexpr int kStages = kAhead + 3;  // rows in shared memory: one applied, kAhead posted, two in flight
+// A block posts row n + kAhead's part before it waits for row n's: 3 rows ahead (--rows-ahead 1
+// posts only the next row's, to measure what the other two are worth). A stage holds a block's run of
+// a row; kAhead + 3 of them: one applied, kAhead posted, two in flight.
+constexpr int kDefaultAhead = 3;
 constexpr std::size_t kStageFloats = kColumnsPerBlock;
-constexpr std::size_t kSharedBytes = kStages * kStageFloats * sizeof(float);  // 6 x 32 KB
+constexpr std::size_t shared_bytes(int ahead) { return (ahead + 3) * kStageFloats * sizeof(float); }  // 6 x 32 KB
 
 // First column of this thread's chunk k in block `rank` of a group: block r holds columns 8192 r to
 // 8192 r + 8191, chunk k of its threads the 2048 columns from 8192 r + 2048 k on. Each warp reads 512
@@ -103,11 +105,12 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
 using matvec::PartWord;
 using matvec::load_part;
 
-// The kernel's body, once per way of copying (kBulk: the bulk copy engine).
-template <int S, bool kBulk>
+// The kernel's body, once per way of copying (kBulk: the bulk copy engine) and rows posted ahead.
+template <int S, bool kBulk, int kAhead>
 __device__ inline void group_rows_body(const float* a, const float* v, float* partial, std::size_t rows,
                                        std::size_t columns, PartWord* parts) {
   constexpr bool bulk = kBulk;
+  constexpr int kStages = kAhead + 3;
   const unsigned rank = blockIdx.x % S;
   extern __shared__ float4 stage_memory[];  // kStages rows, this block's 8192 columns of each
   float* stages = reinterpret_cast<float*>(stage_memory);
@@ -235,15 +238,15 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
 // time, the cp.async body ran slower than in a kernel of its own (no table of the README times this).
 // The bulk kernel still checks that it can (compiled for compute capability 9.0, rows on 16-byte
 // boundaries).
-template <int S, bool kBulk>
+template <int S, bool kBulk, int kAhead>
 __global__ void __launch_bounds__(kThreads, 1)
     fused_group_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
                      PartWord* parts) {
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
   if (kBulk && bulk_copy::available() && by_16)
-    group_rows_body<S, true>(a, v, partial, rows, columns, parts);
+    group_rows_body<S, true, kAhead>(a, v, partial, rows, columns, parts);
   else
-    group_rows_body<S, false>(a, v, partial, rows, columns, parts);
+    group_rows_body<S, false, kAhead>(a, v, partial, rows, columns, parts);
 }
 
 // Blocks per group for rows of `columns` elements: 1 to kMaxBlocks.
@@ -252,22 +255,24 @@ inline int group_blocks(std::size_t columns) {
 }
 
 // The kernel for groups of `size` blocks.
-template <bool kBulk>
+template <bool kBulk, int kAhead>
 const void* kernel_of_size(int size) {
   switch (size) {
-    case 1: return reinterpret_cast<const void*>(fused_group_rows<1, kBulk>);
-    case 2: return reinterpret_cast<const void*>(fused_group_rows<2, kBulk>);
-    case 3: return reinterpret_cast<const void*>(fused_group_rows<3, kBulk>);
-    case 4: return reinterpret_cast<const void*>(fused_group_rows<4, kBulk>);
-    case 5: return reinterpret_cast<const void*>(fused_group_rows<5, kBulk>);
-    case 6: return reinterpret_cast<const void*>(fused_group_rows<6, kBulk>);
-    case 7: return reinterpret_cast<const void*>(fused_group_rows<7, kBulk>);
-    default: return reinterpret_cast<const void*>(fused_group_rows<8, kBulk>);
+    case 1: return reinterpret_cast<const void*>(fused_group_rows<1, kBulk, kAhead>);
+    case 2: return reinterpret_cast<const void*>(fused_group_rows<2, kBulk, kAhead>);
+    case 3: return reinterpret_cast<const void*>(fused_group_rows<3, kBulk, kAhead>);
+    case 4: return reinterpret_cast<const void*>(fused_group_rows<4, kBulk, kAhead>);
+    case 5: return reinterpret_cast<const void*>(fused_group_rows<5, kBulk, kAhead>);
+    case 6: return reinterpret_cast<const void*>(fused_group_rows<6, kBulk, kAhead>);
+    case 7: return reinterpret_cast<const void*>(fused_group_rows<7, kBulk, kAhead>);
+    default: return reinterpret_cast<const void*>(fused_group_rows<8, kBulk, kAhead>);
   }
 }
 
-inline const void* kernel_for(int size, bool bulk_copies) {
-  return bulk_copies ? kernel_of_size<true>(size) : kernel_of_size<false>(size);
+// `ahead` is 1 or kDefaultAhead (the two the course builds).
+inline const void* kernel_for(int size, bool bulk_copies, int ahead = kDefaultAhead) {
+  if (ahead == 1) return bulk_copies ? kernel_of_size<true, 1>(size) : kernel_of_size<false, 1>(size);
+  return bulk_copies ? kernel_of_size<true, kDefaultAhead>(size) : kernel_of_size<false, kDefaultAhead>(size);
 }
 
 // Whether to copy rows of `columns` elements with the bulk copy engine on this device.
@@ -279,8 +284,8 @@ inline bool use_bulk_copies(std::size_t columns, const course::DeviceFacts& devi
 enum class Launch { kCooperative, kCluster };
 
 // A launch of `blocks` blocks for rows of `columns` elements, the one attribute pointing into `attribute`.
-inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch how, cudaLaunchAttribute& attribute,
-                                        cudaStream_t stream) {
+inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch how, int ahead,
+                                        cudaLaunchAttribute& attribute, cudaStream_t stream) {
   attribute = {};
   if (how == Launch::kCooperative) {
     attribute.id = cudaLaunchAttributeCooperative;
@@ -294,7 +299,7 @@ inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch 
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(blocks);
   config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = kSharedBytes;
+  config.dynamicSmemBytes = shared_bytes(ahead);
   config.stream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
@@ -302,15 +307,17 @@ inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch 
 }
 
 // How many groups for rows of `columns` elements the device runs at once, launched `how`, with the
-// kernel that copies rows by the bulk copy engine or by thread (0: none fit). Sets that kernel's
-// shared-memory limit. The caller checks that the device has cooperative launches or clusters.
-inline int resident_groups(std::size_t columns, Launch how, bool bulk_copies, const course::DeviceFacts& device) {
+// kernel that copies rows by the bulk copy engine or by thread and posts `ahead` rows ahead (0: none
+// fit). Sets that kernel's shared-memory limit. The caller checks that the device has cooperative
+// launches or clusters.
+inline int resident_groups(std::size_t columns, Launch how, bool bulk_copies, const course::DeviceFacts& device,
+                           int ahead = kDefaultAhead) {
   const int size = group_blocks(columns);
-  const void* kernel = kernel_for(size, bulk_copies);
-  course::require_shared_memory(kernel, kSharedBytes, device, "step 07 (a group of blocks per row)");
-  if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, kSharedBytes, device) / size;
+  const void* kernel = kernel_for(size, bulk_copies, ahead);
+  course::require_shared_memory(kernel, shared_bytes(ahead), device, "step 07 (a group of blocks per row)");
+  if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, shared_bytes(ahead), device) / size;
   cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = launch_config(columns, size, how, attribute, nullptr);
+  const cudaLaunchConfig_t config = launch_config(columns, size, how, ahead, attribute, nullptr);
   int clusters = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   return clusters;
@@ -328,14 +335,14 @@ inline std::size_t scratch_bytes(std::size_t rows, std::size_t columns, int bloc
 // C = A^T (A v) by groups of blocks; `blocks` is a multiple of group_blocks(columns) (and, launched
 // cooperatively, fits on the device at once) and `scratch` holds scratch_bytes(rows, columns, blocks).
 inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   Launch how, bool bulk_copies, void* scratch, cudaStream_t stream) {
+                   Launch how, bool bulk_copies, int ahead, void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
   CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
   void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts};
   cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = launch_config(columns, blocks, how, attribute, stream);
-  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel_for(group_blocks(columns), bulk_copies), arguments));
+  const cudaLaunchConfig_t config = launch_config(columns, blocks, how, ahead, attribute, stream);
+  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel_for(group_blocks(columns), bulk_copies, ahead), arguments));
   matvec::launch_sum_partials(partial, blocks / group_blocks(columns), columns, c, stream);
 }
 

@@ -24,7 +24,9 @@
 // get there through the bulk copy engine (07_bulk_copy.cuh), one instruction per row and block (in
 // the wide layout only where a thread holds 8 or 16 values of each row); --no-bulk-copy makes every
 // thread copy its own values instead, to measure what the engine gives (the runner's table "step 07
-// with and without the bulk copy engine", in a group of blocks).
+// with and without the bulk copy engine"). A group's blocks post their parts of 3 rows ahead of the
+// row they wait for; --rows-ahead 1 posts only the next one's (the runner's table "step 07's group
+// layout posting 1 or 3 rows ahead").
 //
 // Why it is faster (1.95x over step 06 in the ladder): A is read once instead of twice.
 //
@@ -37,7 +39,8 @@
 // blocks.
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid
-// (rounded up to whole groups), --no-bulk-copy turns the bulk copy engine off.
+// (rounded up to whole groups), --no-bulk-copy turns the bulk copy engine off, --rows-ahead 1 posts
+// one row ahead in a group of blocks.
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
 #include "05_coalesced_warps.cuh"
@@ -104,11 +107,13 @@ LaunchPlan group_plan(std::size_t rows, std::size_t columns, RowLayout layout, c
     throw course::UsageError("--blocks " + std::to_string(requested.blocks) + ": more than 2^31 - 1 blocks in " +
                              "whole groups of " + std::to_string(size));
   p.bulk_copies = group_rows::use_bulk_copies(columns, device) && !requested.no_bulk_copy;
-  const int resident = group_rows::resident_groups(columns, group_launch(layout), p.bulk_copies, device) * size;
+  p.rows_ahead = requested.rows_ahead;
+  const int resident =
+      group_rows::resident_groups(columns, group_launch(layout), p.bulk_copies, device, p.rows_ahead) * size;
   p.blocks = requested.blocks > 0 ? static_cast<int>(whole_groups) : resident;
   if (layout == RowLayout::kGroup)
-    p.blocks = course::cooperative_grid_blocks(group_rows::kernel_for(size, p.bulk_copies), p.threads,
-                                               group_rows::kSharedBytes, p.blocks, device);
+    p.blocks = course::cooperative_grid_blocks(group_rows::kernel_for(size, p.bulk_copies, p.rows_ahead), p.threads,
+                                               group_rows::shared_bytes(p.rows_ahead), p.blocks, device);
   p.scratch_bytes = group_rows::scratch_bytes(rows, columns, p.blocks);
   return p;
 }
@@ -184,7 +189,8 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
     case RowLayout::kBlock: block_rows::launch(a, v, partial, rows, columns, p.blocks, stream); break;
     case RowLayout::kGroup:
     case RowLayout::kCluster:
-      group_rows::launch(a, v, c, rows, columns, p.blocks, group_launch(p.layout), p.bulk_copies, scratch, stream);
+      group_rows::launch(a, v, c, rows, columns, p.blocks, group_launch(p.layout), p.bulk_copies, p.rows_ahead,
+                         scratch, stream);
       return;
     default:  // C directly
       wide_rows::launch(a, v, c, rows, columns, p.blocks, p.bulk_copies, scratch, stream);
@@ -196,4 +202,5 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {"07", "fused single pass, A read once", "gpu", nullptr, plan, run, 1,
-                                        false, matvec::kLayoutOption | matvec::kNoBulkCopyOption};
+                                        false,
+                                        matvec::kLayoutOption | matvec::kNoBulkCopyOption | matvec::kRowsAheadOption};

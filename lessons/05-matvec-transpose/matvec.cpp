@@ -144,6 +144,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
   if (step.options & kLayoutOption)
     cli.add_text("layout", "auto", "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)", "NAME");
+  if (step.options & kRowsAheadOption)
+    cli.add_integer("rows-ahead", 3, "step 07's group layout: rows whose parts a block posts before it waits for "
+                                     "the oldest's, 1 or 3", 1, 3);
   if (step.options & kNoBulkCopyOption)
     cli.add_flag("no-bulk-copy", "step 07's group and wide layouts: every thread copies its own values of a row, "
                                  "where the bulk copy engine would copy the block's whole run");
@@ -164,6 +167,11 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   }
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
+  if (step.options & kRowsAheadOption) {
+    const long long ahead = cli.integer("rows-ahead");
+    if (ahead != 1 && ahead != 3) throw course::UsageError("--rows-ahead: " + std::to_string(ahead) + " is not 1 or 3");
+    request.requested.rows_ahead = static_cast<int>(ahead);
+  }
   if (step.options & kLayoutOption) {
     request.requested.layout = parse_layout(cli.text("layout"));
     if (request.common.input.empty()) require_layout_holds(request.requested.layout, request.columns);  // else: plan()

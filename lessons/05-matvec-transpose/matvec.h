@@ -96,6 +96,8 @@ struct LaunchPlan {
                                   ///< (the plan's choice: off with no_bulk_copy)
   bool no_bulk_copy = false;      ///< step 07 (--no-bulk-copy): every thread copies its own values, even where the
                                   ///< engine could (a request; the plan answers with bulk_copies)
+  int rows_ahead = 3;             ///< step 07's group layout (--rows-ahead 1 or 3): rows whose parts a block posts
+                                  ///< before it waits for the parts of the oldest
 };
 
 /// Options a step takes besides the lesson's own (Step::options).
@@ -104,6 +106,7 @@ enum StepOption : unsigned {
   kSharedVectorOption = 2u,   ///< --no-shared-vector: step 04 without its shared-memory tiles
   kLayoutOption = 4u,         ///< --layout: step 07 with one of its layouts, whatever N is
   kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: step 07's group and wide layouts without the bulk copy engine
+  kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: step 07's group layout posting 1 or 3 rows ahead
 };
 
 /// One rung of the ladder.

@@ -22,7 +22,7 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
                << ", blocks " << requested.blocks << ", rows " << requested.rows_at_a_time
                << (requested.scalar_loads ? ", 4-byte loads" : "") << (requested.shared_vector ? "" : ", v from global")
                << ", layout " << static_cast<int>(requested.layout) << (requested.no_bulk_copy ? ", no bulk copy" : "")
-               << ": " << v.describe());
+               << ", rows ahead " << requested.rows_ahead << ": " << v.describe());
   REQUIRE(v.pass);
 }
 
@@ -136,6 +136,26 @@ TEST_CASE("step 07's group and wide layouts match the reference with every threa
       }
       require_step_matches(matvec::make_problem(rows, n, n + 5), requested);
     }
+}
+
+TEST_CASE("step 07's group layout matches the reference posting one row ahead") {
+  // --rows-ahead 1: groups of 5 and 8 blocks (40001 and 65536 columns), copied by the bulk copy engine
+  // or by every thread, launched cooperatively and as clusters; more rows than groups, so that every
+  // block goes round its stages several times. The plan must carry the request to the launch.
+  const bool takes_it = kThisStep.options & matvec::kRowsAheadOption;
+  for (auto layout : {matvec::RowLayout::kGroup, matvec::RowLayout::kCluster})
+    for (std::size_t n : {40001, 65536})
+      for (bool no_bulk_copy : {false, true}) {
+        matvec::LaunchPlan requested;
+        requested.layout = layout;
+        requested.rows_ahead = 1;
+        requested.no_bulk_copy = no_bulk_copy;
+        if (takes_it) {
+          INFO("layout " << static_cast<int>(layout) << ", " << n << " columns");
+          REQUIRE(kThisStep.plan(301, n, course::query_device(), requested).rows_ahead == 1);
+        }
+        require_step_matches(matvec::make_problem(301, n, n + 7), requested);
+      }
 }
 
 TEST_CASE("any launch configuration gives the same answer on a wide matrix") {
