@@ -31,11 +31,8 @@ distance::LaunchPlan plan(std::size_t m, std::size_t k, std::size_t, distance::T
                           const course::DeviceFacts& device) {
   if (type != distance::Type::Float32)
     throw course::UsageError("--type int32: step 09 computes float32 only (TF32 is a float format)");
-  tf32_tensor_cores::require_tf32(device.compute_major);
-  tf32_tensor_cores::grid_blocks(m, k);  // throws if M x K is beyond one grid
-  tf32_tensor_cores::multiprocessors();  // asked here, not in the timed runs
   distance::LaunchPlan p;
-  p.scratch_bytes = tf32_tensor_cores::scratch_bytes(m, k);
+  p.scratch_bytes = tf32_tensor_cores::prepare<tf32_tensor_cores::OneProduct>(m, k, device, "step 09");
   return p;
 }
 

@@ -10,7 +10,9 @@
 
 #include "08_norm_expansion.cuh"
 #include "course/check.h"
+#include "course/device.h"
 #include "course/errors.h"
+#include "course/launch.h"
 
 namespace tf32_tensor_cores {
 
@@ -328,6 +330,36 @@ inline void require_tf32(int compute_major) {
 // Device scratch for the row norms of A and B (float32).
 inline std::size_t scratch_bytes(std::size_t m, std::size_t k) { return norm_expansion::scratch_bytes<float>(m, k); }
 
+// The dynamic shared memory of the kernel with `Product` on tiles of `Shape`: its slices.
+template <class Product, class Shape>
+constexpr int shared_bytes() {
+  return Product::kStages * sizeof(Slice<Shape>);  // may pass the default 48 KB
+}
+
+// Raises the shared-memory limit of every kernel launch<Product> may pick on tiles of `Shape`
+// (course::require_shared_memory: a GPU that cannot give that much skips the step, naming `what`).
+template <class Product, class Shape>
+void allow_shared_memory(const course::DeviceFacts& device, const char* what) {
+  for (const void* kernel : {reinterpret_cast<const void*>(distances<Product, Shape, false, false>),
+                             reinterpret_cast<const void*>(distances<Product, Shape, false, true>),
+                             reinterpret_cast<const void*>(distances<Product, Shape, true, false>),
+                             reinterpret_cast<const void*>(distances<Product, Shape, true, true>)})
+    course::require_shared_memory(kernel, shared_bytes<Product, Shape>(), device, what);
+}
+
+// Everything launch<Product> needs done once, outside the timed runs: the GPU and this build can run
+// TF32 (else NotSupportedError), M x K fits in one grid (else UsageError), the SM count is known, and
+// every kernel it may pick may have its shared memory. Returns the scratch bytes for M x K.
+template <class Product>
+std::size_t prepare(std::size_t m, std::size_t k, const course::DeviceFacts& device, const char* what) {
+  require_tf32(device.compute_major);
+  grid_blocks(m, k);
+  multiprocessors();
+  allow_shared_memory<Product, LargeTiles>(device, what);
+  allow_shared_memory<Product, SmallTiles>(device, what);
+  return scratch_bytes(m, k);
+}
+
 // Enqueues the kernel on tiles of `Shape`.
 template <class Product, class Shape>
 void launch_tiles(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
@@ -336,18 +368,16 @@ void launch_tiles(const float* a, const float* b, float* c, std::size_t m, std::
   const bool vector_stores = k % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 8 == 0;
   const unsigned blocks = static_cast<unsigned>(tiles<Shape>(m, k));
   register_tiles::with_vector_flags(vector_loads, vector_stores, [&](auto loads, auto stores) {
-    const auto kernel = distances<Product, Shape, decltype(loads)::value, decltype(stores)::value>;
-    constexpr int kSharedBytes = Product::kStages * sizeof(Slice<Shape>);  // may pass the default 48 KB
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    kernel<<<blocks, Shape::kThreads, kSharedBytes, stream>>>(a, b, c, m, k, n, tiles_across<Shape>(k), norms_a,
-                                                               norms_b);
+    distances<Product, Shape, decltype(loads)::value, decltype(stores)::value>
+        <<<blocks, Shape::kThreads, shared_bytes<Product, Shape>(), stream>>>(a, b, c, m, k, n, tiles_across<Shape>(k),
+                                                                              norms_a, norms_b);
   });
   CUDA_CHECK_LAUNCH();
 }
 
 // Enqueues the row norms, then the kernel with `Product` making the products: on large tiles, or on
-// small ones where the large tiles would be fewer than the GPU's SMs. `scratch` holds
-// scratch_bytes(m, k) bytes.
+// small ones where the large tiles would be fewer than the GPU's SMs. prepare<Product> has run;
+// `scratch` holds scratch_bytes(m, k) bytes.
 template <class Product>
 void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n, void* scratch,
             cudaStream_t stream) {

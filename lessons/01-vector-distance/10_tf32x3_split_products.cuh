@@ -79,7 +79,7 @@ struct ThreeProducts {
 // The same three products added straight into the dots, as step 09 adds its one: the accuracy report's
 // column "10 without slice sums", which shows what the slice's sums are for.
 struct ThreeProductsIntoDots {
-  static constexpr int kStages = 4, kBlocksPerSm = 1;
+  static constexpr int kStages = ThreeProducts::kStages, kBlocksPerSm = ThreeProducts::kBlocksPerSm;
   template <class Shape>
   using Sums = tf32_tensor_cores::OneProduct::Sums<Shape>;
   template <class Shape>

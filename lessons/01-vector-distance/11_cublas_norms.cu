@@ -20,10 +20,8 @@ distance::LaunchPlan plan(std::size_t m, std::size_t k, std::size_t n, distance:
                           const course::DeviceFacts&) {
   if (type != distance::Type::Float32)
     throw course::UsageError("--type int32: step 11 computes float32 only (cuBLAS has no int32 matrix product)");
-  cublas_norms::require_int_sizes(m, k, n);
-  cublas_norms::handle();  // made here, not in the timed runs
   distance::LaunchPlan p;
-  p.scratch_bytes = cublas_norms::scratch_bytes(m, k);
+  p.scratch_bytes = cublas_norms::prepare(m, k, n, cublas_norms::Math::Fp32);
   return p;
 }
 

@@ -53,6 +53,14 @@ inline void require_int_sizes(std::size_t m, std::size_t k, std::size_t n) {
     throw course::UsageError("cuBLAS takes dimensions below 2^31");
 }
 
+// Everything launch() needs done once, outside the timed runs: sizes cuBLAS can take (else
+// UsageError) and the handle for `math`. Returns the scratch bytes for M x K.
+inline std::size_t prepare(std::size_t m, std::size_t k, std::size_t n, Math math) {
+  require_int_sizes(m, k, n);
+  handle(math);
+  return scratch_bytes(m, k);
+}
+
 // Enqueues C = |a_i|^2 + |b_j|^2 - 2 A B^T into stream. `scratch` holds scratch_bytes(m, k) bytes.
 inline void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
                    void* scratch, cudaStream_t stream, Math math = Math::Fp32) {

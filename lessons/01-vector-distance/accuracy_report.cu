@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
     cublas_norms::handle();  // both handles, outside the runs
 
     const bool tensor_cores = tf32_tensor_cores::tf32_available(device.compute_major);
+    if (tensor_cores) {  // outside the runs: the kernels' shared-memory limits, the SM count
+      tf32_tensor_cores::prepare<tf32_tensor_cores::OneProduct>(m, k, device, "step 09");
+      tf32_tensor_cores::prepare<tf32x3_split_products::ThreeProducts>(m, k, device, "step 10");
+      tf32_tensor_cores::prepare<tf32x3_split_products::ThreeProductsIntoDots>(m, k, device, "step 10");
+    }
     course::TextTable errors({"offset", "(|a|^2 + |b|^2) / C", "07 direct form", "08 norm expansion", "09 TF32",
                               "10 3 x TF32", "10 without slice sums", "11 cublasSgemm",
                               "12 cublasSgemm TF32"});
