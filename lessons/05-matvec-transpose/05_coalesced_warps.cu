@@ -14,7 +14,8 @@
 // products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.3 us
 // against 89.0 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.6 us against 30.2). There is
 // a warp per row for A v (at most 65535 blocks of them; beyond, each warp takes several rows), and
-// (N / 256) x bands blocks for A^T B, about 8 per SM. Where there are at most 16 rows per SM (2112 on
+// (N / 256) x bands blocks for A^T B, about 8 per SM (where N / 256 alone is that many, one band, whose
+// sums are C itself, with no partial sums to add). Where there are at most 16 rows per SM (2112 on
 // 132 SMs), each row is cut into pieces, a warp per piece, about 32 warps per SM in all, and a small
 // kernel adds each row's pieces (warp_per_piece, add_row_pieces): the ladder's 16384 rows need none,
 // but 256 rows of a million columns would otherwise keep two warps per SM busy (the shapes table in

@@ -134,9 +134,10 @@ inline void launch_coalesced_two_pass(const float* a, const float* v, float* c, 
     launch_add_row_pieces(piece_sums, b, rows, pieces, stream);
   }
   const dim3 grid(static_cast<unsigned>((columns + threads - 1) / threads), static_cast<unsigned>(parts));
-  column_per_thread<<<grid, threads, 0, stream>>>(a, b, partial, rows, columns);
+  // With a single band of rows (very wide A), the band's sums are C itself: no partial sums to add.
+  column_per_thread<<<grid, threads, 0, stream>>>(a, b, parts == 1 ? c : partial, rows, columns);
   CUDA_CHECK_LAUNCH();
-  launch_sum_partials(partial, parts, columns, c, stream);
+  if (parts > 1) launch_sum_partials(partial, parts, columns, c, stream);
 }
 
 }  // namespace matvec

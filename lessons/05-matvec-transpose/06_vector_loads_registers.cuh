@@ -161,10 +161,13 @@ void launch(const float* a, const float* v, float* c, std::size_t rows, std::siz
     rows_per_warp<T, kRows><<<blocks_a_v, p.threads, 0, stream>>>(a, v, b, rows, columns);
     CUDA_CHECK_LAUNCH();
   }
+  // With a single band of rows (very wide A), the band's sums are C itself: no partial sums to add
+  // (where C is aligned for the kernel's T stores).
+  const bool into_c = p.parts == 1 && reinterpret_cast<std::uintptr_t>(c) % sizeof(T) == 0;
   const dim3 grid(static_cast<unsigned>((columns / kWidth + p.threads - 1) / p.threads), static_cast<unsigned>(p.parts));
-  columns_per_thread<T, kRows><<<grid, p.threads, 0, stream>>>(a, b, partial, rows, columns);
+  columns_per_thread<T, kRows><<<grid, p.threads, 0, stream>>>(a, b, into_c ? c : partial, rows, columns);
   CUDA_CHECK_LAUNCH();
-  matvec::launch_sum_partials(partial, p.parts, columns, c, stream);
+  if (!into_c) matvec::launch_sum_partials(partial, p.parts, columns, c, stream);
 }
 
 template <int kRows>
