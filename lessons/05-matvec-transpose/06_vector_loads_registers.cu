@@ -18,7 +18,7 @@
 // Why it is faster (1.10x over step 05 in the ladder): fewer, wider load instructions and more bytes in
 // flight per thread. The counters show the fewer instructions, 2.56 per element against step 05's
 // 6.70 in A v, 4.49 against 8.15 in A^T B; at their size, 4096 x 4096, they show no gain in time for
-// A v (31.9 us against 30.3). What it still costs: A is read twice, once per product. Step 07 reads
+// A v (31.7 us against 30.0). What it still costs: A is read twice, once per product. Step 07 reads
 // it once.
 //
 // Where rows are few, A v cuts each group of rows into pieces along the row, as step 05 does.

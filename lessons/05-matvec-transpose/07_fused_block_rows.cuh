@@ -5,9 +5,12 @@
 // one barrier per 16 values, whatever N is. The warps' sums of each row meet in shared memory; after
 // the barrier every thread adds them up to B_i and applies it to the values it holds. Blocks of
 // T = 512 threads, two per SM, up to 8192 columns (16 values a thread); of 1024, one per SM, beyond.
-// With two blocks an SM has a second block's loads to run while one block waits at its barrier; no
-// table of the README sets this against one block of 1024 at the same N. v waits in shared memory, C's shares in registers; each block
-// writes one partial C and sum_partials adds them.
+// With two blocks an SM has a second block's loads to run while one block waits at its barrier
+// (--block-threads 1024 takes one block of 1024 at any N, to measure that). A block loads each group
+// of rows when it needs it: the SM's other warps run their loads meanwhile, and keeping the next
+// group's loads in flight too (kPrefetch, --prefetch on) measured slower, as the README's table of
+// these ideas shows. v waits in shared memory, C's shares in registers; each block writes one partial
+// C and sum_partials adds them.
 #pragma once
 
 #include "05_coalesced_warps.cuh"
@@ -32,7 +35,7 @@ __device__ inline void load_row_group(const float* a, std::size_t first_row, std
     }
 }
 
-template <int E, int T>
+template <int E, int T, bool kPrefetch>
 __global__ void __launch_bounds__(T, 1024 / T)
     fused_block_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
   constexpr int R = kValuesPerThread / E;
@@ -43,10 +46,14 @@ __global__ void __launch_bounds__(T, 1024 / T)
   float c_share[E] = {}, group[R][E] = {}, next[R][E] = {};
   std::size_t first = blockIdx.x * static_cast<std::size_t>(R);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * R;
-  if (first < rows) load_row_group<T>(a, first, rows, columns, group);
+  if (kPrefetch && first < rows) load_row_group<T>(a, first, rows, columns, group);
   __syncthreads();  // v_shared is loaded
   for (int parity = 0; first < rows; first += stride, parity ^= 1) {
-    if (first + stride < rows) load_row_group<T>(a, first + stride, rows, columns, next);  // in flight meanwhile
+    if constexpr (kPrefetch) {
+      if (first + stride < rows) load_row_group<T>(a, first + stride, rows, columns, next);  // in flight meanwhile
+    } else {
+      load_row_group<T>(a, first, rows, columns, group);  // needed at once: the block waits for it
+    }
     float dot[R] = {};
 #pragma unroll
     for (int k = 0; k < E; ++k) {
@@ -72,10 +79,12 @@ __global__ void __launch_bounds__(T, 1024 / T)
 #pragma unroll
       for (int k = 0; k < E; ++k) c_share[k] += b_r * group[r][k];
     }
+    if constexpr (kPrefetch) {
 #pragma unroll
-    for (int r = 0; r < R; ++r)
+      for (int r = 0; r < R; ++r)
 #pragma unroll
-      for (int k = 0; k < E; ++k) group[r][k] = next[r][k];
+        for (int k = 0; k < E; ++k) group[r][k] = next[r][k];
+    }
   }
 #pragma unroll
   for (int k = 0; k < E; ++k) {
@@ -87,35 +96,37 @@ __global__ void __launch_bounds__(T, 1024 / T)
 // Threads per block for rows of `columns` elements.
 inline int threads_for(std::size_t columns) { return columns <= kHalfBlockColumns ? 512 : 1024; }
 
-// Checks that every kernel may hold v (`columns` floats) in shared memory on this device.
-inline void require_shared_vector(std::size_t columns, const course::DeviceFacts& device) {
-  for (auto kernel : {fused_block_rows<4, 512>, fused_block_rows<8, 512>, fused_block_rows<16, 512>,
-                      fused_block_rows<16, 1024>})
-    course::require_shared_memory(reinterpret_cast<const void*>(kernel), columns * sizeof(float), device,
-                                  "step 07 (v in shared memory)");
-}
-
-template <int E, int T>
-void launch_e(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-              cudaStream_t stream) {
-  fused_block_rows<E, T><<<blocks, T, columns * sizeof(float), stream>>>(a, v, partial, rows, columns);
-  CUDA_CHECK_LAUNCH();
-}
-
-// One partial C per block into `partial` (blocks x columns floats).
-inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-                   cudaStream_t stream) {
-  if (threads_for(columns) == 1024) {
-    launch_e<16, 1024>(a, v, partial, rows, columns, blocks, stream);
-    return;
-  }
-  switch (matvec::values_per_thread(columns, 512)) {  // 1, 2, 4, 8 or 16: E of at least 4
+// The kernel for rows of `columns` elements in blocks of T threads: E = columns / T, rounded up to a
+// power of 2 of at least 4.
+template <int T, bool kPrefetch>
+const void* kernel_of_length(std::size_t columns) {
+  switch (matvec::values_per_thread(columns, T)) {  // 1, 2, 4, 8 or 16
     case 1:
     case 2:
-    case 4: launch_e<4, 512>(a, v, partial, rows, columns, blocks, stream); break;
-    case 8: launch_e<8, 512>(a, v, partial, rows, columns, blocks, stream); break;
-    default: launch_e<16, 512>(a, v, partial, rows, columns, blocks, stream); break;
+    case 4: return reinterpret_cast<const void*>(fused_block_rows<4, T, kPrefetch>);
+    case 8: return reinterpret_cast<const void*>(fused_block_rows<8, T, kPrefetch>);
+    default: return reinterpret_cast<const void*>(fused_block_rows<16, T, kPrefetch>);
   }
+}
+
+inline const void* kernel_for(std::size_t columns, int threads, bool prefetch) {
+  if (threads == 1024) return prefetch ? kernel_of_length<1024, true>(columns) : kernel_of_length<1024, false>(columns);
+  return prefetch ? kernel_of_length<512, true>(columns) : kernel_of_length<512, false>(columns);
+}
+
+// Checks that the kernel may hold v (`columns` floats) in shared memory on this device.
+inline void require_shared_vector(std::size_t columns, int threads, bool prefetch, const course::DeviceFacts& device) {
+  course::require_shared_memory(kernel_for(columns, threads, prefetch), columns * sizeof(float), device,
+                                "step 07 (v in shared memory)");
+}
+
+// One partial C per block into `partial` (blocks x columns floats), in blocks of `threads` (512 for
+// rows of at most kHalfBlockColumns, or 1024).
+inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
+                   int threads, bool prefetch, cudaStream_t stream) {
+  void* arguments[] = {&a, &v, &partial, &rows, &columns};
+  CUDA_CHECK(cudaLaunchKernel(kernel_for(columns, threads, prefetch), dim3(blocks), dim3(threads), arguments,
+                              columns * sizeof(float), stream));
 }
 
 }  // namespace block_rows

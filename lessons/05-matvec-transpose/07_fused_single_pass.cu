@@ -26,9 +26,13 @@
 // thread copy its own values instead, to measure what the engine gives (the runner's table "step 07
 // with and without the bulk copy engine"). A group's blocks post their parts of 3 rows ahead of the
 // row they wait for; --rows-ahead 1 posts only the next one's (the runner's table "step 07's group
-// layout posting 1 or 3 rows ahead").
+// layout posting 1 or 3 rows ahead"). A warp keeps its next row's loads in flight while it works on
+// a row; a block does not, as its SM has other warps' loads to run meanwhile (--prefetch on|off
+// switches either); and rows of at most 8192 columns go to blocks of 512 threads, two per SM
+// (--block-threads 1024 takes one block of 1024): the runner's table "step 07's warp and block
+// layouts, ideas one at a time".
 //
-// Why it is faster (1.95x over step 06 in the ladder): A is read once instead of twice.
+// Why it is faster (1.96x over step 06 in the ladder): A is read once instead of twice.
 //
 // What it costs: four layouts instead of one kernel, and a second small kernel (sum_partials) that adds
 // the blocks' or groups' partial C (in the warp layout each block first adds its warps' shares in
@@ -40,7 +44,7 @@
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid
 // (rounded up to whole groups), --no-bulk-copy turns the bulk copy engine off, --rows-ahead 1 posts
-// one row ahead in a group of blocks.
+// one row ahead in a group of blocks, --prefetch and --block-threads as above.
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
 #include "05_coalesced_warps.cuh"
@@ -156,17 +160,21 @@ LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course::Device
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   if (requested.layout != RowLayout::kAuto) require_runs(requested.layout, columns, device);
+  matvec::require_layout_options_apply(requested, columns);
   LaunchPlan p;
   p.layout = requested.layout != RowLayout::kAuto ? requested.layout : layout_by_length(columns, device);
   switch (p.layout) {
     case RowLayout::kWarp:
       p.threads = warp_rows::kThreads;
+      p.prefetch = requested.prefetch_request >= 0;  // on unless asked not to
       p.blocks = requested.blocks > 0 ? requested.blocks
-                                      : course::resident_blocks(warp_rows::kernel_for(columns), p.threads, 0, device);
+                                      : course::resident_blocks(warp_rows::kernel_for(columns, p.prefetch), p.threads,
+                                                                0, device);
       break;
     case RowLayout::kBlock:
-      block_rows::require_shared_vector(columns, device);
-      p.threads = block_rows::threads_for(columns);
+      p.threads = requested.block_threads != 0 ? requested.block_threads : block_rows::threads_for(columns);
+      p.prefetch = requested.prefetch_request > 0;  // off unless asked for
+      block_rows::require_shared_vector(columns, p.threads, p.prefetch, device);
       p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors * (1024 / p.threads);
       break;
     case RowLayout::kGroup:
@@ -185,8 +193,10 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
   }
   float* partial = static_cast<float*>(scratch);
   switch (p.layout) {
-    case RowLayout::kWarp: warp_rows::launch(a, v, partial, rows, columns, p.blocks, stream); break;
-    case RowLayout::kBlock: block_rows::launch(a, v, partial, rows, columns, p.blocks, stream); break;
+    case RowLayout::kWarp: warp_rows::launch(a, v, partial, rows, columns, p.blocks, p.prefetch, stream); break;
+    case RowLayout::kBlock:
+      block_rows::launch(a, v, partial, rows, columns, p.blocks, p.threads, p.prefetch, stream);
+      break;
     case RowLayout::kGroup:
     case RowLayout::kCluster:
       group_rows::launch(a, v, c, rows, columns, p.blocks, group_launch(p.layout), p.bulk_copies, p.rows_ahead,
@@ -203,4 +213,5 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 
 const matvec::Step matvec::kThisStep = {"07", "fused single pass, A read once", "gpu", nullptr, plan, run, 1,
                                         false,
-                                        matvec::kLayoutOption | matvec::kNoBulkCopyOption | matvec::kRowsAheadOption};
+                                        matvec::kLayoutOption | matvec::kNoBulkCopyOption | matvec::kRowsAheadOption |
+                                            matvec::kPrefetchOption | matvec::kBlockThreadsOption};

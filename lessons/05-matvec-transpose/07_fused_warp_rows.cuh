@@ -3,7 +3,8 @@
 // Lane l holds columns l, l + 32, ... of the row (E = 1 to 32 of them) in registers, with v's
 // matching elements and its share of C (in registers too, up to E = 16). The warp's shuffles give B_i
 // to every lane, so B_i is applied at once: no barrier. Warp w takes rows w, w + warps, ..., with the
-// next row's loads in flight while it works on the current one. Each block adds its warps' shares in
+// next row's loads in flight while it works on the current one (kPrefetch; --prefetch off loads each
+// row only when it is needed, to measure what that is worth). Each block adds its warps' shares in
 // shared memory and writes one partial C; sum_partials adds the blocks' partials.
 #pragma once
 
@@ -60,7 +61,7 @@ __device__ inline void load_lines(const float* row, std::size_t columns, unsigne
 template <int E>
 constexpr bool kSharedVectors = E >= 32;
 
-template <int E>
+template <int E, bool kPrefetch>
 __global__ void __launch_bounds__(kThreads, 2)
     fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
   constexpr int kWarps = kThreads / 32;
@@ -93,10 +94,14 @@ __global__ void __launch_bounds__(kThreads, 2)
       load_lane_columns(a + r * columns, columns, x);
     }
   };
-  if (i < rows) load_row(i, row, shift);
+  if (kPrefetch && i < rows) load_row(i, row, shift);
   __syncthreads();  // v_shared and block_c are ready
   for (; i < rows; i += warps) {
-    if (i + warps < rows) load_row(i + warps, next, next_shift);  // in flight meanwhile
+    if constexpr (kPrefetch) {
+      if (i + warps < rows) load_row(i + warps, next, next_shift);  // in flight meanwhile
+    } else {
+      load_row(i, row, shift);  // needed at once: the warp waits for it
+    }
     float dot = 0.0f;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -115,9 +120,9 @@ __global__ void __launch_bounds__(kThreads, 2)
         c_shared[warp_in_block][32 + lane + 32 * k - shift] += b_i * row[k];
       else
         c_lane[k] += b_i * row[k];
-      row[k] = next[k];
+      if constexpr (kPrefetch) row[k] = next[k];
     }
-    shift = next_shift;
+    if constexpr (kPrefetch) shift = next_shift;
   }
   __syncwarp();  // every lane's shares are in c_shared before lanes read each other's
 #pragma unroll
@@ -135,22 +140,27 @@ __global__ void __launch_bounds__(kThreads, 2)
 }
 
 // The kernel for rows of `columns` elements: E = columns / 32, rounded up to a power of 2.
-inline const void* kernel_for(std::size_t columns) {
+template <bool kPrefetch>
+const void* kernel_of_length(std::size_t columns) {
   switch (matvec::values_per_thread(columns, 32)) {
-    case 1: return reinterpret_cast<const void*>(fused_warp_rows<1>);
-    case 2: return reinterpret_cast<const void*>(fused_warp_rows<2>);
-    case 4: return reinterpret_cast<const void*>(fused_warp_rows<4>);
-    case 8: return reinterpret_cast<const void*>(fused_warp_rows<8>);
-    case 16: return reinterpret_cast<const void*>(fused_warp_rows<16>);
-    default: return reinterpret_cast<const void*>(fused_warp_rows<32>);
+    case 1: return reinterpret_cast<const void*>(fused_warp_rows<1, kPrefetch>);
+    case 2: return reinterpret_cast<const void*>(fused_warp_rows<2, kPrefetch>);
+    case 4: return reinterpret_cast<const void*>(fused_warp_rows<4, kPrefetch>);
+    case 8: return reinterpret_cast<const void*>(fused_warp_rows<8, kPrefetch>);
+    case 16: return reinterpret_cast<const void*>(fused_warp_rows<16, kPrefetch>);
+    default: return reinterpret_cast<const void*>(fused_warp_rows<32, kPrefetch>);
   }
+}
+
+inline const void* kernel_for(std::size_t columns, bool prefetch) {
+  return prefetch ? kernel_of_length<true>(columns) : kernel_of_length<false>(columns);
 }
 
 // One partial C per block into `partial` (blocks x columns floats).
 inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-                   cudaStream_t stream) {
+                   bool prefetch, cudaStream_t stream) {
   void* arguments[] = {&a, &v, &partial, &rows, &columns};
-  CUDA_CHECK(cudaLaunchKernel(kernel_for(columns), dim3(blocks), dim3(kThreads), arguments, 0, stream));
+  CUDA_CHECK(cudaLaunchKernel(kernel_for(columns, prefetch), dim3(blocks), dim3(kThreads), arguments, 0, stream));
 }
 
 }  // namespace warp_rows

@@ -93,8 +93,6 @@ course::Tolerance tolerance(const Problem& p, const std::vector<double>& expecte
   return sum_tolerance(p.rows + p.columns, expected);
 }
 
-namespace {
-
 std::string layout_name(RowLayout layout) {
   switch (layout) {
     case RowLayout::kWarp: return "warp";
@@ -105,6 +103,8 @@ std::string layout_name(RowLayout layout) {
     default: return "auto";
   }
 }
+
+namespace {
 
 RowLayout parse_layout(const std::string& name) {
   if (name == "auto") return RowLayout::kAuto;
@@ -129,6 +129,26 @@ void require_layout_holds(RowLayout layout, std::size_t columns) {
   if (layout == RowLayout::kGroup || layout == RowLayout::kCluster) most(layout_name(layout).c_str(), kGroupRowColumns);
 }
 
+void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns) {
+  // The layout the rows go to, where it is the warp's or the block's: these depend on N alone.
+  RowLayout layout = requested.layout;
+  if (layout == RowLayout::kAuto)
+    layout = columns <= kWarpRowColumns ? RowLayout::kWarp : columns <= kBlockRowColumns ? RowLayout::kBlock
+                                                                                          : RowLayout::kGroup;
+  const std::string rows_go = "rows of " + std::to_string(columns) + " columns go to the " +
+                              (requested.layout == RowLayout::kAuto && layout == RowLayout::kGroup
+                                   ? std::string("group or wide")
+                                   : layout_name(layout)) +
+                              " layout";
+  if (requested.block_threads != 0 && layout != RowLayout::kBlock)
+    throw course::UsageError("--block-threads: " + rows_go + ", not the block layout");
+  if (requested.block_threads == 512 && columns > kBlockRowColumns / 2)
+    throw course::UsageError("--block-threads 512 holds rows of at most " + std::to_string(kBlockRowColumns / 2) +
+                             " columns, not " + std::to_string(columns));
+  if (requested.prefetch_request != 0 && layout != RowLayout::kWarp && layout != RowLayout::kBlock)
+    throw course::UsageError("--prefetch: " + rows_go + ", not the warp or block layout");
+}
+
 void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("m", kDefaultRows, "rows of A", 1, 4294967295ull);
   cli.add_size("n", kDefaultColumns, "columns of A (and elements of v)", 1, 4294967295ull);
@@ -147,6 +167,13 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.options & kRowsAheadOption)
     cli.add_integer("rows-ahead", 3, "step 07's group layout: rows whose parts a block posts before it waits for "
                                      "the oldest's, 1 or 3", 1, 3);
+  if (step.options & kPrefetchOption)
+    cli.add_text("prefetch", "auto", "step 07's warp and block layouts: on keeps the next row's loads in flight while "
+                                     "a row is worked on, off loads each row when it is needed (auto: on for warps, "
+                                     "off for blocks)", "on|off");
+  if (step.options & kBlockThreadsOption)
+    cli.add_integer("block-threads", 0, "step 07's block layout: threads per block, 512 or 1024 (0: 512 up to 8192 "
+                                        "columns, else 1024)", 0, 1024);
   if (step.options & kNoBulkCopyOption)
     cli.add_flag("no-bulk-copy", "step 07's group and wide layouts: every thread copies its own values of a row, "
                                  "where the bulk copy engine would copy the block's whole run");
@@ -167,6 +194,18 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   }
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
+  if (step.options & kPrefetchOption) {
+    const std::string prefetch = cli.text("prefetch");
+    if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
+      throw course::UsageError("--prefetch: " + prefetch + " is not on, off or auto");
+    request.requested.prefetch_request = prefetch == "on" ? 1 : prefetch == "off" ? -1 : 0;
+  }
+  if (step.options & kBlockThreadsOption) {
+    const long long threads = cli.integer("block-threads");
+    if (threads != 0 && threads != 512 && threads != 1024)
+      throw course::UsageError("--block-threads: " + std::to_string(threads) + " is not 512 or 1024");
+    request.requested.block_threads = static_cast<int>(threads);
+  }
   if (step.options & kRowsAheadOption) {
     const long long ahead = cli.integer("rows-ahead");
     if (ahead != 1 && ahead != 3) throw course::UsageError("--rows-ahead: " + std::to_string(ahead) + " is not 1 or 3");
@@ -176,6 +215,8 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.layout = parse_layout(cli.text("layout"));
     if (request.common.input.empty()) require_layout_holds(request.requested.layout, request.columns);  // else: plan()
   }
+  if (request.common.input.empty() && (step.options & kLayoutOption))
+    require_layout_options_apply(request.requested, request.columns);  // else: plan()
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
@@ -216,6 +257,8 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
     const std::size_t group = (columns + kGroupBlockColumns - 1) / kGroupBlockColumns;
     if (plan.layout == RowLayout::kGroup) text += " in groups of " + std::to_string(group) + ", launched cooperatively";
     if (plan.layout == RowLayout::kCluster) text += " in clusters of " + std::to_string(group);
+    if (plan.layout == RowLayout::kWarp || plan.layout == RowLayout::kBlock)
+      text += plan.prefetch ? ", the next row's loads in flight" : ", each row loaded when it is needed";
   } else if (std::string(step.number) == "07") {
     text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";
   }

@@ -78,6 +78,9 @@ constexpr std::size_t kBlockRowColumns = 1024 * 16;
 constexpr std::size_t kGroupBlockColumns = 512 * 16;  ///< of a row, per block of a group (or cluster)
 constexpr std::size_t kGroupRowColumns = 8 * kGroupBlockColumns;
 
+/// The layout's name, as --layout takes it: "warp", "block", ...
+std::string layout_name(RowLayout layout);
+
 /// Throws course::UsageError (one line) when `layout` cannot hold rows of `columns` elements.
 void require_layout_holds(RowLayout layout, std::size_t columns);
 
@@ -98,7 +101,17 @@ struct LaunchPlan {
                                   ///< engine could (a request; the plan answers with bulk_copies)
   int rows_ahead = 3;             ///< step 07's group layout (--rows-ahead 1 or 3): rows whose parts a block posts
                                   ///< before it waits for the parts of the oldest
+  int prefetch_request = 0;       ///< step 07's warp and block layouts (--prefetch on or off): 1 keeps the next row's
+                                  ///< loads in flight while a row is worked on, -1 loads each row only when it is
+                                  ///< needed, 0 leaves it to the step (a request; the plan answers with prefetch)
+  bool prefetch = false;          ///< the plan's choice: on in the warp layout, off in the block layout
+  int block_threads = 0;          ///< step 07's block layout (--block-threads 512 or 1024; 0: by N, 512 up to 8192
+                                  ///< columns); the plan's threads say what it chose
 };
+
+/// Throws course::UsageError (one line) when --block-threads or --prefetch was asked for rows that
+/// step 07 gives to a layout they do not apply to (the warp and block layouts go by N alone).
+void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns);
 
 /// Options a step takes besides the lesson's own (Step::options).
 enum StepOption : unsigned {
@@ -107,6 +120,9 @@ enum StepOption : unsigned {
   kLayoutOption = 4u,         ///< --layout: step 07 with one of its layouts, whatever N is
   kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: step 07's group and wide layouts without the bulk copy engine
   kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: step 07's group layout posting 1 or 3 rows ahead
+  kPrefetchOption = 32u,      ///< --prefetch on|off: step 07's warp and block layouts with or without the next row
+                              ///< in flight
+  kBlockThreadsOption = 64u,  ///< --block-threads 512|1024: step 07's block layout with blocks of that size
 };
 
 /// One rung of the ladder.

@@ -22,7 +22,8 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
                << ", blocks " << requested.blocks << ", rows " << requested.rows_at_a_time
                << (requested.scalar_loads ? ", 4-byte loads" : "") << (requested.shared_vector ? "" : ", v from global")
                << ", layout " << static_cast<int>(requested.layout) << (requested.no_bulk_copy ? ", no bulk copy" : "")
-               << ", rows ahead " << requested.rows_ahead << ": " << v.describe());
+               << ", rows ahead " << requested.rows_ahead << ", prefetch " << requested.prefetch_request
+               << ", block threads " << requested.block_threads << ": " << v.describe());
   REQUIRE(v.pass);
 }
 
@@ -155,6 +156,31 @@ TEST_CASE("step 07's group layout matches the reference posting one row ahead") 
           REQUIRE(kThisStep.plan(301, n, course::query_device(), requested).rows_ahead == 1);
         }
         require_step_matches(matvec::make_problem(301, n, n + 7), requested);
+      }
+}
+
+TEST_CASE("step 07's warp and block layouts match the reference with and without prefetching and with either block size") {
+  // --prefetch on|off: the next row (or group of rows) in flight while one is worked on, or each
+  // loaded only when it is needed, in warps (E = 1 to 32, 1024 columns with whole lines) and blocks
+  // (E = 4 to 16); the step's own choice is on for warps, off for blocks. --block-threads: blocks of
+  // 512 (up to 8192 columns) or 1024 at any row length of the block layout. 517 rows leave short last
+  // groups. The plan must carry both requests to the launch.
+  const bool takes_it = (kThisStep.options & matvec::kPrefetchOption) && (kThisStep.options & matvec::kBlockThreadsOption);
+  for (std::size_t n : {31, 997, 1024, 1025, 4099, 8192, 8193, 16384})
+    for (int threads : {0, 512, 1024})
+      for (int prefetch : {-1, 0, 1}) {
+        if (n <= 1024 && threads != 0) continue;  // warp layout
+        if (n > 8192 && threads == 512) continue;   // too long for blocks of 512
+        matvec::LaunchPlan requested;
+        requested.prefetch_request = prefetch;
+        requested.block_threads = threads;
+        if (takes_it) {
+          INFO(n << " columns, block threads " << threads << ", prefetch " << prefetch);
+          const matvec::LaunchPlan p = kThisStep.plan(517, n, course::query_device(), requested);
+          REQUIRE(p.prefetch == (prefetch == 0 ? n <= 1024 : prefetch > 0));
+          if (threads != 0) REQUIRE(p.threads == threads);
+        }
+        require_step_matches(matvec::make_problem(517, n, n + 9), requested);
       }
 }
 
