@@ -6,7 +6,7 @@
 //
 // What it should save: the n launches of step 04, 2048 at n = 2048; the rounds' work is the same. On
 // the original study's GTX 960 that cut the time from 5.6 s to 3.2 s. On the H100 it does not pay:
-// 14.21 ms against step 04's 13.32 ms (0.937x). The counters show its warps waiting above all at the
+// 14.14 ms against step 04's 13.66 ms (0.966x). The counters show its warps waiting above all at the
 // grid barrier (barrier 74), with twice the instructions per element of step 04 (54.7 against 27.5).
 //
 // Why it must be a cooperative launch: a barrier over all blocks only works if all blocks are running

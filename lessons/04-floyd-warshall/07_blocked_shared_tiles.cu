@@ -14,16 +14,17 @@
 // where the header uses it: every thread keeps its elements of the tile in registers (step 08's
 // micro-tiles are the same idea), d[i][k] comes from the thread's own warp by a shuffle (__shfl_sync,
 // as in lesson 02's step 06), row k goes through shared memory in two buffers used in turn, so one
-// barrier per k is enough (the idea of step 09's two stages), and min(a + b, c) is one instruction,
-// __viaddmin_s32 (step 08 explains it).
+// barrier per k is enough (the idea of step 09's two stages), and min(a + b, c) is written
+// __viaddmin_s32, one instruction on Hopper, as the compiler makes of phase 3's plain min too (the
+// README's step 08 shows the disassembly).
 // Their time is in this step's figures; the README's counters give each phase's time on its own (at
 // n = 512).
 //
 // Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3, nearly all
 // the work, reads its tiles once per 32 k and keeps them in shared memory, so the matrix passes
 // through memory n / 32 times instead of n times (at n = 512 under the profiler, phase 3 moves 16.8 MB
-// from memory, step 04 538 MB). At n = 8192 (256 MB, beyond the 50 MB L2 cache) step 07 is 7.06x
-// faster than step 04; at n = 2048, 4.97x faster than step 06.
+// from memory, step 04 538 MB). At n = 8192 (256 MB, beyond the 50 MB L2 cache) step 07 is 7.05x
+// faster than step 04; at n = 2048, 5.04x faster than step 06.
 //
 // What it costs: 3 launches per round; phase 1 runs on a single block, and phases 1 and 2 go one k at a
 // time with a barrier in between (at n = 512 they take 84.4 us and 102 us under the profiler, phase 3

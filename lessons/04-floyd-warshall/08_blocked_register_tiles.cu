@@ -1,7 +1,8 @@
-// Lesson 04, step 08: register micro-tiles in the third phase, and Hopper's fused add-min.
+// Lesson 04, step 08: register micro-tiles in the third phase, on wider rounds.
 //
-// What changed: phase 3 (nearly all the work). Three things, aimed at doing more updates per value
-// fetched and per instruction:
+// What changed: phase 3 (nearly all the work). Two things, aimed at doing more updates per value
+// fetched, that come together (an 8 x 8 micro-tile per thread of a 32 x 32 tile would leave a block
+// of 16 threads):
 //   - Register micro-tiles. Each thread owns an 8 x 8 block of its tile, kept in 64 registers for the
 //     whole phase. For each k it reads 8 values of d[i][k] and 8 of d[k][j] from shared memory (four
 //     16-byte loads) and does 64 updates with them. Step 07 read two values for every update.
@@ -9,10 +10,12 @@
 //     of k and the matrix passes through memory n / 128 times instead of n / 32. __launch_bounds__
 //     holds a thread to at most 128 registers, so that two blocks of 256 threads fit in an SM's 64 K
 //     registers.
-//   - One instruction per update. __viaddmin_s32(a, b, c) computes min(a + b, c); on Hopper (sm_90)
-//     the compiler emits a single VIADDMNMX for it, where other GPUs need an add and a min (the
-//     intrinsic falls back to that by itself). The table's ceiling counts one such update per integer
-//     lane per clock. (Phases 1 and 2 already use it, in step 07 too.)
+// Not new here: one instruction per update. __viaddmin_s32(a, b, c) computes min(a + b, c); on Hopper
+// (sm_90) the compiler emits a single VIADDMNMX for it, where other GPUs need an add and a min (the
+// intrinsic falls back to that by itself). It makes the same VIADDMNMX of step 07's plain
+// min(best, a + b), and of min(a + b, c) written here instead of the intrinsic (the README gives the
+// disassembly's counts), so step 07 has it already; the intrinsic says it outright. The table's
+// ceiling counts one such update per integer lane per clock.
 // The k range reaches shared memory 16 values at a time (16.6 KB per block with tiles of 128, 8.4 KB
 // with tiles of 64): the block copies a chunk (asynchronously, with cp.async, which step 09 puts to
 // use), waits for it, computes with it, and only then copies the next.
@@ -20,7 +23,7 @@
 // shared-memory limit that plan() requests). The kernel lives in 08_blocked_register_tiles.cuh,
 // because steps 09 to 11 launch it too.
 //
-// Rounds of 64 keep the micro-tiles and the fused add-min on tiles of 64 x 64 (phase 3 in blocks of
+// Rounds of 64 keep the micro-tiles on tiles of 64 x 64 (phase 3 in blocks of
 // 64 threads, eight to an SM). They win while n is small, because 128-wide rounds leave too few
 // tiles to keep every SM busy: round_width (08_blocked_register_tiles.cuh) picks 64 or 128 by n, for
 // this step and the three after it, and --tile 64 or --tile 128 forces one, to measure both.
@@ -42,6 +45,6 @@
 // 08_blocked_register_tiles.cuh: step 07's rounds, each closed by min_plus_registers<Phase3Tiles, 1>
 // over every tile outside row and column kb, at the plan's width.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "08", "blocked, register micro-tiles, fused add-min", "gpu", nullptr,
+    "08", "blocked, register micro-tiles, wider rounds", "gpu", nullptr,
     floyd_warshall::register_tile_rounds_plan_for_n, floyd_warshall::run_register_tile_rounds_at_width<1>,
     floyd_warshall::kDefaultVertices, 2049, false, true};
