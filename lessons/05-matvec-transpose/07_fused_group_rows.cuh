@@ -105,45 +105,34 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
 using matvec::PartWord;
 using matvec::load_part;
 
-// The kernel's body, once per way of copying (kBulk: the bulk copy engine) and rows posted ahead.
+// What one block of a group does with its rows, one function per task; the kernel's body below puts
+// them in order. kBulk: the bulk copy engine copies the rows; kAhead: rows posted ahead. Row n is the
+// block's n-th row, row group + n * groups of A.
 template <int S, bool kBulk, int kAhead>
-__device__ inline void group_rows_body(const float* a, const float* v, float* partial, std::size_t rows,
-                                       std::size_t columns, PartWord* parts) {
-  constexpr bool bulk = kBulk;
-  constexpr int kStages = kAhead + 3;
-  const unsigned rank = blockIdx.x % S;
-  extern __shared__ float4 stage_memory[];  // kStages rows, this block's 8192 columns of each
-  float* stages = reinterpret_cast<float*>(stage_memory);
-  __shared__ float warp_sums[2][kWarps];  // by the parity of the row posted
-  __shared__ float b_shared[2];           // by the parity of the row applied
-  __shared__ bulk_copy::Barrier stage_landed[kStages];  // with the bulk copy engine: a stage's row is in
-  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  auto stage = [&](std::size_t n) { return stages + (n % kStages) * kStageFloats; };
-  float4 v_chunks[kChunks], c_chunks[kChunks];
-#pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    const std::size_t j = chunk_column(k, rank);
-    float* x = reinterpret_cast<float*>(&v_chunks[k]);
-    for (int e = 0; e < 4; ++e) x[e] = j + e < columns ? v[j + e] : 0.0f;
-    c_chunks[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    for (int n = 0; n < kStages; ++n)
-      for (int e = 0; e < 4; ++e)
-        if (j + e >= columns) reinterpret_cast<float*>(chunk_slot(stage(n), k))[e] = 0.0f;  // never copied into
-  }
-  // This group's rows: group + n groups for n = 0 .. count - 1.
-  const std::size_t group = blockIdx.x / S, groups = gridDim.x / S;
-  const std::size_t count = group < rows ? (rows - group + groups - 1) / groups : 0;
-  auto row_index = [&](std::size_t n) { return group + n * groups; };
-  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
-  // This block's run of each row: from column `first`, `run_bytes` long (a multiple of 16 if by_16).
-  const std::size_t first = static_cast<std::size_t>(rank) * kColumnsPerBlock;
-  const unsigned run_bytes = static_cast<unsigned>(matvec::smaller(columns - first, kColumnsPerBlock) * sizeof(float));
-  if (bulk && threadIdx.x == 0)
-    for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
-  __syncthreads();  // the barriers are set up and the slots past the row's end are zero
+struct GroupBlock {
+  static constexpr int kStages = kAhead + 3;  // one applied, kAhead posted, two in flight
+
+  const float* a;
+  std::size_t columns;
+  PartWord* parts;        // parts[i * S + rank]: block rank's part of B_i
+  unsigned rank;          // this block's place in its group
+  std::size_t group, groups, count;  // the group, how many, and how many rows this group takes
+  std::size_t first;      // this block's run of each row: from column `first`,
+  unsigned run_bytes;     // `run_bytes` long (a multiple of 16 if by_16)
+  bool by_16;             // rows start on 16-byte boundaries: 16-byte copies
+  float* stages;          // kStages rows in shared memory, this block's run of each
+  bulk_copy::Barrier* stage_landed;  // with the bulk copy engine: a stage's row is in
+  float (*warp_sums)[kWarps];        // the warps' sums, by the parity of the row posted
+  float* b_shared;                   // B_i, by the parity of the row applied
+  unsigned lane, warp;
+  PartWord word = 0;                 // warp 1: lane q's view of block q's part of the row it gathers
+
+  __device__ float* stage(std::size_t n) const { return stages + (n % kStages) * kStageFloats; }
+  __device__ std::size_t row_index(std::size_t n) const { return group + n * groups; }
+
   // Starts the copy of row n into its stage (nothing past the last row).
-  auto copy = [&](std::size_t n) {
-    if constexpr (bulk) {
+  __device__ void copy(std::size_t n) {
+    if constexpr (kBulk) {
       if (n < count && threadIdx.x == 0) {
         bulk_copy::expect(&stage_landed[n % kStages], run_bytes);
         bulk_copy::start(stage(n), a + row_index(n) * columns + first, run_bytes, &stage_landed[n % kStages]);
@@ -153,34 +142,38 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
     } else {
       __pipeline_commit();
     }
-  };
+  }
+
   // Waits until row n is in its stage: the bulk copy's phase n / kStages of the stage's barrier, or
   // this thread's copies of every row but the newest started, which is row n + 1 whenever this is
   // called (or later, in the first rows, where it waits for more than it needs).
-  auto wait_row = [&](std::size_t n) {
-    if constexpr (bulk)
+  __device__ void wait_row(std::size_t n) {
+    if constexpr (kBulk)
       bulk_copy::wait(&stage_landed[n % kStages], n / kStages);
     else
       __pipeline_wait_prior(kStages - 2 - kAhead);
-  };
+  }
+
   // Step 1, before the barrier: this warp's sum of row n.
-  auto sum_warp = [&](std::size_t n) {
+  __device__ void sum_warp(std::size_t n, const float4 (&v_chunks)[kChunks]) {
     const float dot = matvec::warp_sum(dot_row(stage(n), v_chunks));
     if (lane == 0) warp_sums[n % 2][warp] = dot;
-  };
+  }
+
   // Step 1, after the barrier (warp 0): the block's part of row n, posted.
-  auto post = [&](std::size_t n) {
+  __device__ void post(std::size_t n) {
     const float part = matvec::warp_sum(lane < kWarps ? warp_sums[n % 2][lane] : 0.0f);
     if (lane == 0) matvec::store_part(&parts[row_index(n) * S + rank], matvec::make_part(1, part));
-  };
+  }
+
   // Step 2 (warp 1): lane q < S asks for block q's part of row n; the answer is looked at one row
   // later, so that the trip through the L2 cache overlaps a row's work instead of adding to it.
-  PartWord word = 0;
-  auto ask = [&](std::size_t n) {
+  __device__ void ask(std::size_t n) {
     if (lane < S) word = load_part(parts + row_index(n) * S + lane);
-  };
-  // B of row n, once every block's part has come (rare misses ask again).
-  auto gather = [&](std::size_t n) {
+  }
+
+  // Step 2 (warp 1): B of row n, once every block's part has come (rare misses ask again).
+  __device__ void gather(std::size_t n) {
     const PartWord* row_parts = parts + row_index(n) * S;
     if (lane >= S) word = 1ull << 32;  // no block: nothing to wait for, nothing added
     for (unsigned pause = 32; !__all_sync(0xffffffffu, word >> 32 != 0); pause = min(2 * pause, 512u)) {
@@ -191,38 +184,85 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
 #pragma unroll
     for (int q = 0; q < S; ++q) b += __shfl_sync(0xffffffffu, __uint_as_float(static_cast<unsigned>(word)), q);
     if (lane == 0) b_shared[n % 2] = b;
-  };
-  for (int n = 0; n < kStages - 1; ++n) copy(n);
-  for (std::size_t n = 0; n < kAhead && n < count; ++n) {
-    wait_row(n);
-    sum_warp(n);
+  }
+};
+
+// The kernel's body, once per way of copying (kBulk: the bulk copy engine) and rows posted ahead.
+template <int S, bool kBulk, int kAhead>
+__device__ inline void group_rows_body(const float* a, const float* v, float* partial, std::size_t rows,
+                                       std::size_t columns, PartWord* parts) {
+  using Block = GroupBlock<S, kBulk, kAhead>;
+  constexpr int kStages = Block::kStages;
+  extern __shared__ float4 stage_memory[];  // kStages rows, this block's 8192 columns of each
+  __shared__ float warp_sums[2][kWarps];
+  __shared__ float b_shared[2];
+  __shared__ bulk_copy::Barrier stage_landed[kStages];
+  const unsigned rank = blockIdx.x % S;
+  const std::size_t group = blockIdx.x / S, groups = gridDim.x / S;
+  const std::size_t first = static_cast<std::size_t>(rank) * kColumnsPerBlock;
+  Block block{a,
+              columns,
+              parts,
+              rank,
+              group,
+              groups,
+              group < rows ? (rows - group + groups - 1) / groups : 0,
+              first,
+              static_cast<unsigned>(matvec::smaller(columns - first, kColumnsPerBlock) * sizeof(float)),
+              columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0,
+              reinterpret_cast<float*>(stage_memory),
+              stage_landed,
+              warp_sums,
+              b_shared,
+              threadIdx.x % 32,
+              threadIdx.x / 32};
+  const std::size_t count = block.count;
+  const unsigned warp = block.warp;
+  float4 v_chunks[kChunks], c_chunks[kChunks];
+#pragma unroll
+  for (int k = 0; k < kChunks; ++k) {
+    const std::size_t j = chunk_column(k, rank);
+    float* x = reinterpret_cast<float*>(&v_chunks[k]);
+    for (int e = 0; e < 4; ++e) x[e] = j + e < columns ? v[j + e] : 0.0f;
+    c_chunks[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int n = 0; n < kStages; ++n)
+      for (int e = 0; e < 4; ++e)
+        if (j + e >= columns) reinterpret_cast<float*>(chunk_slot(block.stage(n), k))[e] = 0.0f;  // never copied into
+  }
+  if (kBulk && threadIdx.x == 0)
+    for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
+  __syncthreads();  // the barriers are set up and the slots past the row's end are zero
+  for (int n = 0; n < kStages - 1; ++n) block.copy(n);
+  for (std::size_t n = 0; n < kAhead && n < count; ++n) {  // the first kAhead rows posted
+    block.wait_row(n);
+    block.sum_warp(n, v_chunks);
     __syncthreads();
-    if (warp == 0) post(n);
+    if (warp == 0) block.post(n);
     __syncthreads();  // warp_sums is read before it is written again
   }
-  if (warp == 1 && count > 0) ask(0);
+  if (warp == 1 && count > 0) block.ask(0);
   for (std::size_t n = 0; n < count; ++n) {
-    if (n + kAhead < count) wait_row(n + kAhead);
-    if constexpr (!bulk) copy(n + kStages - 1);  // this thread's own slots of row n - 1, which it has applied
-    if (n + kAhead < count) sum_warp(n + kAhead);
-    if (warp == 1) gather(n);
+    if (n + kAhead < count) block.wait_row(n + kAhead);
+    if constexpr (!kBulk) block.copy(n + kStages - 1);  // this thread's own slots of row n - 1, which it has applied
+    if (n + kAhead < count) block.sum_warp(n + kAhead, v_chunks);
+    if (warp == 1) block.gather(n);
     // warp_sums[(n + kAhead) % 2] and b_shared[n % 2] are written; both are written again two rows
     // later, after the next barrier, which no thread passes before it is done with them here.
     __syncthreads();
-    if constexpr (bulk) copy(n + kStages - 1);  // into the stage of row n - 1, which every thread has applied
-    if (warp == 0 && n + kAhead < count) post(n + kAhead);
-    if (warp == 1 && n + 1 < count) ask(n + 1);
-    const float b = b_shared[n % 2];
+    if constexpr (kBulk) block.copy(n + kStages - 1);  // into the stage of row n - 1, which every thread has applied
+    if (warp == 0 && n + kAhead < count) block.post(n + kAhead);
+    if (warp == 1 && n + 1 < count) block.ask(n + 1);
+    const float b = b_shared[n % 2];  // step 3: B_i applied to this thread's 16 values
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      const float4 x = *chunk_slot(stage(n), k);
+      const float4 x = *chunk_slot(block.stage(n), k);
       c_chunks[k].x += b * x.x;
       c_chunks[k].y += b * x.y;
       c_chunks[k].z += b * x.z;
       c_chunks[k].w += b * x.w;
     }
   }
-  if constexpr (!bulk) __pipeline_wait_prior(0);  // no copy outlives the block (every bulk copy was waited for)
+  if constexpr (!kBulk) __pipeline_wait_prior(0);  // no copy outlives the block (every bulk copy was waited for)
 #pragma unroll
   for (int k = 0; k < kChunks; ++k) {
     const std::size_t j = chunk_column(k, rank);
