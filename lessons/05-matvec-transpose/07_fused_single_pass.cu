@@ -29,8 +29,10 @@
 // layout posting 1 or 3 rows ahead"). A warp keeps its next row's loads in flight while it works on
 // a row; a block does not, as its SM has other warps' loads to run meanwhile (--prefetch on|off
 // switches either); and rows of at most 8192 columns go to blocks of 512 threads, two per SM
-// (--block-threads 1024 takes one block of 1024): the runner's table "step 07's warp and block
-// layouts, ideas one at a time".
+// (--block-threads 1024 takes one block of 1024); a warp reads rows of 513 to 1024 columns by whole
+// lines, with v and C in shared memory (--warp-e32 first-element or registers goes back to reading
+// from each row's first element, with v and C in shared memory or in registers): the runner's table
+// "step 07's warp and block layouts, ideas one at a time".
 //
 // Why it is faster (1.96x over step 06 in the ladder): A is read once instead of twice.
 //
@@ -44,7 +46,7 @@
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid
 // (rounded up to whole groups), --no-bulk-copy turns the bulk copy engine off, --rows-ahead 1 posts
-// one row ahead in a group of blocks, --prefetch and --block-threads as above.
+// one row ahead in a group of blocks, --prefetch, --block-threads and --warp-e32 as above.
 #include "matvec.h"
 #include "04_shared_vector_tiles.cuh"
 #include "05_coalesced_warps.cuh"
@@ -167,9 +169,10 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
     case RowLayout::kWarp:
       p.threads = warp_rows::kThreads;
       p.prefetch = requested.prefetch_request >= 0;  // on unless asked not to
+      p.warp_e32 = requested.warp_e32;
       p.blocks = requested.blocks > 0 ? requested.blocks
-                                      : course::resident_blocks(warp_rows::kernel_for(columns, p.prefetch), p.threads,
-                                                                0, device);
+                                      : course::resident_blocks(warp_rows::kernel_for(columns, p.prefetch, p.warp_e32),
+                                                                p.threads, 0, device);
       break;
     case RowLayout::kBlock:
       p.threads = requested.block_threads != 0 ? requested.block_threads : block_rows::threads_for(columns);
@@ -193,7 +196,9 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
   }
   float* partial = static_cast<float*>(scratch);
   switch (p.layout) {
-    case RowLayout::kWarp: warp_rows::launch(a, v, partial, rows, columns, p.blocks, p.prefetch, stream); break;
+    case RowLayout::kWarp:
+      warp_rows::launch(a, v, partial, rows, columns, p.blocks, p.prefetch, p.warp_e32, stream);
+      break;
     case RowLayout::kBlock:
       block_rows::launch(a, v, partial, rows, columns, p.blocks, p.threads, p.prefetch, stream);
       break;
@@ -214,4 +219,5 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 const matvec::Step matvec::kThisStep = {"07", "fused single pass, A read once", "gpu", nullptr, plan, run, 1,
                                         false,
                                         matvec::kLayoutOption | matvec::kNoBulkCopyOption | matvec::kRowsAheadOption |
-                                            matvec::kPrefetchOption | matvec::kBlockThreadsOption};
+                                            matvec::kPrefetchOption | matvec::kBlockThreadsOption |
+                                            matvec::kWarpE32Option};

@@ -34,8 +34,16 @@ __device__ inline void load_lane_columns(const float* row, std::size_t columns, 
 // `shift` floats before it, and takes E + 1 lines' worth; lane l's value k is column l + 32 k - shift,
 // zero (and never loaded) outside the row. v and C, in shared memory there, are indexed the same way,
 // padded by 32 floats at both ends.
-template <int E>
-constexpr int kLines = E >= 32 ? E + 1 : E;
+// How rows of 513 to 1024 columns (E = 32) are read and where v and C wait (--warp-e32): whole lines
+// with v and C in shared memory (the step's way), or from each row's first element, with v and C in
+// shared memory or in registers (the ways before it, kept to measure what each change is worth).
+enum WideRowWay { kWholeLines = 0, kFromFirstElement = 1, kVectorsInRegisters = 2 };
+
+template <int E, int kWay>
+constexpr bool kLineReads = E >= 32 && kWay == kWholeLines;
+
+template <int E, int kWay>
+constexpr int kLines = kLineReads<E, kWay> ? E + 1 : E;
 
 __device__ inline unsigned line_shift(const float* row) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(row) % 128) / sizeof(float);
@@ -58,23 +66,29 @@ __device__ inline void load_lines(const float* row, std::size_t columns, unsigne
 // and rows of 513 to 1024 columns would stream with half the warps. So there v and the warp's share
 // of C live in shared memory (lane l reads and writes words l, l + 32, ...: one pass per access), and
 // the row and the next one fit in the 128 registers that two blocks of 256 threads leave a thread.
-template <int E>
-constexpr bool kSharedVectors = E >= 32;
+// The README's table of the warp and block layouts' ideas measures both ways (--warp-e32).
+// (In registers, kVectorsInRegisters, the kernel takes one block an SM.)
+template <int E, int kWay>
+constexpr bool kSharedVectors = E >= 32 && kWay != kVectorsInRegisters;
 
-template <int E, bool kPrefetch>
-__global__ void __launch_bounds__(kThreads, 2)
+template <int E, int kWay>
+constexpr int kBlocksPerSm = E >= 32 && kWay == kVectorsInRegisters ? 1 : 2;
+
+template <int E, bool kPrefetch, int kWay = kWholeLines>
+__global__ void __launch_bounds__(kThreads, (kBlocksPerSm<E, kWay>))
     fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
   constexpr int kWarps = kThreads / 32;
-  constexpr int kSharedWords = kSharedVectors<E> ? 32 + kMaxColumns + 32 : 1;  // padded for the lines' shift
+  constexpr bool kShared = kSharedVectors<E, kWay>;
+  constexpr int kSharedWords = kShared ? 32 + kMaxColumns + 32 : 1;  // padded for the lines' shift
   __shared__ float block_c[kMaxColumns];
   __shared__ float v_shared[kSharedWords];
-  __shared__ float c_shared[kSharedVectors<E> ? kWarps : 1][kSharedWords];
+  __shared__ float c_shared[kShared ? kWarps : 1][kSharedWords];
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
   const unsigned lane = threadIdx.x % 32, warp_in_block = threadIdx.x / 32;
-  constexpr int K = kLines<E>;
-  float v_lane[kSharedVectors<E> ? 1 : E], c_lane[kSharedVectors<E> ? 1 : E] = {}, row[K] = {}, next[K] = {};
-  if constexpr (kSharedVectors<E>) {
+  constexpr int K = (kLines<E, kWay>);
+  float v_lane[kShared ? 1 : E], c_lane[kShared ? 1 : E] = {}, row[K] = {}, next[K] = {};
+  if constexpr (kShared) {
     for (int w = threadIdx.x; w < kSharedWords; w += blockDim.x) {
       const long long j = w - 32LL;  // word w holds column w - 32
       v_shared[w] = j >= 0 && j < static_cast<long long>(columns) ? v[j] : 0.0f;
@@ -87,7 +101,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   std::size_t i = warp;
   unsigned shift = 0, next_shift = 0;  // E = 32: where the row starts in its first line
   auto load_row = [&](std::size_t r, float (&x)[K], unsigned& s) {
-    if constexpr (kSharedVectors<E>) {
+    if constexpr (kLineReads<E, kWay>) {
       s = line_shift(a + r * columns);
       load_lines(a + r * columns, columns, s, x);
     } else {
@@ -105,7 +119,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     float dot = 0.0f;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      if constexpr (kSharedVectors<E>)
+      if constexpr (kShared)
         dot += row[k] * v_shared[32 + lane + 32 * k - shift];
       else
         dot += row[k] * v_lane[k];
@@ -113,10 +127,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     const float b_i = matvec::warp_sum(dot);  // every lane gets B_i: no barrier
     // E = 32: with the rows' different shifts, lanes share C's words from row to row; each adds to
     // them only after every lane is done with the row before.
-    if constexpr (kSharedVectors<E>) __syncwarp();
+    if constexpr (kShared) __syncwarp();
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      if constexpr (kSharedVectors<E>)
+      if constexpr (kShared)
         c_shared[warp_in_block][32 + lane + 32 * k - shift] += b_i * row[k];
       else
         c_lane[k] += b_i * row[k];
@@ -129,7 +143,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   for (int k = 0; k < E; ++k) {
     const std::size_t j = lane + 32 * static_cast<std::size_t>(k);
     float share;
-    if constexpr (kSharedVectors<E>)
+    if constexpr (kShared)
       share = c_shared[warp_in_block][32 + j];
     else
       share = c_lane[k];
@@ -139,28 +153,33 @@ __global__ void __launch_bounds__(kThreads, 2)
   for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) partial[blockIdx.x * columns + j] = block_c[j];
 }
 
-// The kernel for rows of `columns` elements: E = columns / 32, rounded up to a power of 2.
+// The kernel for rows of `columns` elements: E = columns / 32, rounded up to a power of 2; `way` is
+// how rows of E = 32 are read (WideRowWay).
 template <bool kPrefetch>
-const void* kernel_of_length(std::size_t columns) {
+const void* kernel_of_length(std::size_t columns, int way) {
   switch (matvec::values_per_thread(columns, 32)) {
     case 1: return reinterpret_cast<const void*>(fused_warp_rows<1, kPrefetch>);
     case 2: return reinterpret_cast<const void*>(fused_warp_rows<2, kPrefetch>);
     case 4: return reinterpret_cast<const void*>(fused_warp_rows<4, kPrefetch>);
     case 8: return reinterpret_cast<const void*>(fused_warp_rows<8, kPrefetch>);
     case 16: return reinterpret_cast<const void*>(fused_warp_rows<16, kPrefetch>);
-    default: return reinterpret_cast<const void*>(fused_warp_rows<32, kPrefetch>);
+    default:
+      if (way == kFromFirstElement) return reinterpret_cast<const void*>(fused_warp_rows<32, kPrefetch, kFromFirstElement>);
+      if (way == kVectorsInRegisters)
+        return reinterpret_cast<const void*>(fused_warp_rows<32, kPrefetch, kVectorsInRegisters>);
+      return reinterpret_cast<const void*>(fused_warp_rows<32, kPrefetch>);
   }
 }
 
-inline const void* kernel_for(std::size_t columns, bool prefetch) {
-  return prefetch ? kernel_of_length<true>(columns) : kernel_of_length<false>(columns);
+inline const void* kernel_for(std::size_t columns, bool prefetch, int way = kWholeLines) {
+  return prefetch ? kernel_of_length<true>(columns, way) : kernel_of_length<false>(columns, way);
 }
 
 // One partial C per block into `partial` (blocks x columns floats).
 inline void launch(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns, int blocks,
-                   bool prefetch, cudaStream_t stream) {
+                   bool prefetch, int way, cudaStream_t stream) {
   void* arguments[] = {&a, &v, &partial, &rows, &columns};
-  CUDA_CHECK(cudaLaunchKernel(kernel_for(columns, prefetch), dim3(blocks), dim3(kThreads), arguments, 0, stream));
+  CUDA_CHECK(cudaLaunchKernel(kernel_for(columns, prefetch, way), dim3(blocks), dim3(kThreads), arguments, 0, stream));
 }
 
 }  // namespace warp_rows

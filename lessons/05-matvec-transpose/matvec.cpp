@@ -147,6 +147,10 @@ void require_layout_options_apply(const LaunchPlan& requested, std::size_t colum
                              " columns, not " + std::to_string(columns));
   if (requested.prefetch_request != 0 && layout != RowLayout::kWarp && layout != RowLayout::kBlock)
     throw course::UsageError("--prefetch: " + rows_go + ", not the warp or block layout");
+  if (requested.warp_e32 != 0 && (layout != RowLayout::kWarp || columns <= kWarpRowColumns / 2))
+    throw course::UsageError("--warp-e32: " + rows_go +
+                             (layout == RowLayout::kWarp ? " with at most 16 values a lane" : "") +
+                             ", not the warp layout with 17 to 32 values a lane (513 to 1024 columns)");
 }
 
 void Lesson::declare(course::CommandLine& cli, const Step& step) {
@@ -171,6 +175,11 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_text("prefetch", "auto", "step 07's warp and block layouts: on keeps the next row's loads in flight while "
                                      "a row is worked on, off loads each row when it is needed (auto: on for warps, "
                                      "off for blocks)", "on|off");
+  if (step.options & kWarpE32Option)
+    cli.add_text("warp-e32", "lines", "step 07's warp layout on rows of 513 to 1024 columns: read by whole lines with v "
+                                      "and C in shared memory (lines), from each row's first element (first-element), "
+                                      "or that with v and C in registers, one block per SM (registers)",
+                 "WAY");
   if (step.options & kBlockThreadsOption)
     cli.add_integer("block-threads", 0, "step 07's block layout: threads per block, 512 or 1024 (0: 512 up to 8192 "
                                         "columns, else 1024)", 0, 1024);
@@ -199,6 +208,12 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
       throw course::UsageError("--prefetch: " + prefetch + " is not on, off or auto");
     request.requested.prefetch_request = prefetch == "on" ? 1 : prefetch == "off" ? -1 : 0;
+  }
+  if (step.options & kWarpE32Option) {
+    const std::string way = cli.text("warp-e32");
+    if (way != "lines" && way != "first-element" && way != "registers")
+      throw course::UsageError("--warp-e32: " + way + " is not lines, first-element or registers");
+    request.requested.warp_e32 = way == "lines" ? 0 : way == "first-element" ? 1 : 2;
   }
   if (step.options & kBlockThreadsOption) {
     const long long threads = cli.integer("block-threads");
@@ -259,6 +274,9 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
     if (plan.layout == RowLayout::kCluster) text += " in clusters of " + std::to_string(group);
     if (plan.layout == RowLayout::kWarp || plan.layout == RowLayout::kBlock)
       text += plan.prefetch ? ", the next row's loads in flight" : ", each row loaded when it is needed";
+    if (plan.layout == RowLayout::kWarp && plan.warp_e32 != 0)
+      text += plan.warp_e32 == 1 ? ", rows read from their first element" : ", rows read from their first element, v and C "
+                                                                             "in registers";
   } else if (std::string(step.number) == "07") {
     text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";
   }

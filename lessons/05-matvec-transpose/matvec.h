@@ -105,11 +105,14 @@ struct LaunchPlan {
                                   ///< loads in flight while a row is worked on, -1 loads each row only when it is
                                   ///< needed, 0 leaves it to the step (a request; the plan answers with prefetch)
   bool prefetch = false;          ///< the plan's choice: on in the warp layout, off in the block layout
+  int warp_e32 = 0;               ///< step 07's warp layout on rows of 513 to 1024 columns (--warp-e32): 0 whole
+                                  ///< lines with v and C in shared memory, 1 from each row's first element, 2 that
+                                  ///< with v and C in registers (warp_rows::WideRowWay)
   int block_threads = 0;          ///< step 07's block layout (--block-threads 512 or 1024; 0: by N, 512 up to 8192
                                   ///< columns); the plan's threads say what it chose
 };
 
-/// Throws course::UsageError (one line) when --block-threads or --prefetch was asked for rows that
+/// Throws course::UsageError (one line) when --block-threads, --prefetch or --warp-e32 was asked for rows that
 /// step 07 gives to a layout they do not apply to (the warp and block layouts go by N alone).
 void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns);
 
@@ -123,6 +126,8 @@ enum StepOption : unsigned {
   kPrefetchOption = 32u,      ///< --prefetch on|off: step 07's warp and block layouts with or without the next row
                               ///< in flight
   kBlockThreadsOption = 64u,  ///< --block-threads 512|1024: step 07's block layout with blocks of that size
+  kWarpE32Option = 128u,      ///< --warp-e32 lines|first-element|registers: step 07's warp layout on rows of 513
+                              ///< to 1024 columns read and held each way
 };
 
 /// One rung of the ladder.

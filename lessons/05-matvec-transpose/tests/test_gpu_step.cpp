@@ -23,7 +23,8 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
                << (requested.scalar_loads ? ", 4-byte loads" : "") << (requested.shared_vector ? "" : ", v from global")
                << ", layout " << static_cast<int>(requested.layout) << (requested.no_bulk_copy ? ", no bulk copy" : "")
                << ", rows ahead " << requested.rows_ahead << ", prefetch " << requested.prefetch_request
-               << ", block threads " << requested.block_threads << ": " << v.describe());
+               << ", block threads " << requested.block_threads << ", warp e32 " << requested.warp_e32 << ": "
+               << v.describe());
   REQUIRE(v.pass);
 }
 
@@ -181,6 +182,25 @@ TEST_CASE("step 07's warp and block layouts match the reference with and without
           if (threads != 0) REQUIRE(p.threads == threads);
         }
         require_step_matches(matvec::make_problem(517, n, n + 9), requested);
+      }
+}
+
+TEST_CASE("step 07's warp layout matches the reference on rows of 17 to 32 values a lane read and held each way") {
+  // --warp-e32: whole lines with v and C in shared memory (the step's way), from each row's first
+  // element (1), and that with v and C in registers (2); 513 and 1024 columns are the ends of E = 32,
+  // 997 and 1000 rows that start off and on 16-byte boundaries. With and without prefetching.
+  const bool takes_it = kThisStep.options & matvec::kWarpE32Option;
+  for (std::size_t n : {513, 997, 1000, 1024})
+    for (int way : {0, 1, 2})
+      for (int prefetch : {-1, 1}) {
+        matvec::LaunchPlan requested;
+        requested.warp_e32 = way;
+        requested.prefetch_request = prefetch;
+        if (takes_it) {
+          INFO(n << " columns, way " << way);
+          REQUIRE(kThisStep.plan(301, n, course::query_device(), requested).warp_e32 == way);
+        }
+        require_step_matches(matvec::make_problem(301, n, n + 11), requested);
       }
 }
 
