@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "course/binary_file.h"
 #include "course/buffers.h"
@@ -93,30 +94,32 @@ course::Tolerance tolerance(const Problem& p, const std::vector<double>& expecte
   return sum_tolerance(p.rows + p.columns, expected);
 }
 
-std::string layout_name(RowLayout layout) {
-  switch (layout) {
-    case RowLayout::kWarp: return "warp";
-    case RowLayout::kBlock: return "block";
-    case RowLayout::kGroup: return "group";
-    case RowLayout::kCluster: return "cluster";
-    case RowLayout::kWide: return "wide";
-    default: return "auto";
-  }
-}
-
 namespace {
 
-RowLayout parse_layout(const std::string& name) {
-  if (name == "auto") return RowLayout::kAuto;
-  if (name == "warp") return RowLayout::kWarp;
-  if (name == "block") return RowLayout::kBlock;
-  if (name == "group") return RowLayout::kGroup;
-  if (name == "cluster") return RowLayout::kCluster;
-  if (name == "wide") return RowLayout::kWide;
-  throw course::UsageError("--layout: " + name + " is not auto, warp, block, group, cluster or wide");
+// The layouts with their --layout names, in one list for the names and the parser.
+constexpr std::pair<RowLayout, const char*> kLayoutNames[] = {
+    {RowLayout::kAuto, "auto"},   {RowLayout::kWarp, "warp"},       {RowLayout::kBlock, "block"},
+    {RowLayout::kGroup, "group"}, {RowLayout::kCluster, "cluster"}, {RowLayout::kWide, "wide"}};
+
+// The value paired with `text` among `choices` (a name and its value each), or one line naming them:
+// "--option: text is not a, b or c".
+template <class T, std::size_t N>
+T choose(const char* option, const std::string& text, const std::pair<T, const char*> (&choices)[N]) {
+  std::string names;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (text == choices[i].second) return choices[i].first;
+    names += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + choices[i].second;
+  }
+  throw course::UsageError(std::string("--") + option + ": " + text + " is not " + names);
 }
 
 }  // namespace
+
+std::string layout_name(RowLayout layout) {
+  for (const auto& [value, name] : kLayoutNames)
+    if (value == layout) return name;
+  return "auto";
+}
 
 void require_layout_holds(RowLayout layout, std::size_t columns) {
   const auto most = [&](const char* name, std::size_t longest) {
@@ -204,16 +207,12 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
   if (step.options & kPrefetchOption) {
-    const std::string prefetch = cli.text("prefetch");
-    if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
-      throw course::UsageError("--prefetch: " + prefetch + " is not on, off or auto");
-    request.requested.prefetch_request = prefetch == "on" ? 1 : prefetch == "off" ? -1 : 0;
+    constexpr std::pair<int, const char*> kPrefetch[] = {{1, "on"}, {-1, "off"}, {0, "auto"}};
+    request.requested.prefetch_request = choose("prefetch", cli.text("prefetch"), kPrefetch);
   }
   if (step.options & kWarpE32Option) {
-    const std::string way = cli.text("warp-e32");
-    if (way != "lines" && way != "first-element" && way != "registers")
-      throw course::UsageError("--warp-e32: " + way + " is not lines, first-element or registers");
-    request.requested.warp_e32 = way == "lines" ? 0 : way == "first-element" ? 1 : 2;
+    constexpr std::pair<int, const char*> kWays[] = {{0, "lines"}, {1, "first-element"}, {2, "registers"}};
+    request.requested.warp_e32 = choose("warp-e32", cli.text("warp-e32"), kWays);
   }
   if (step.options & kBlockThreadsOption) {
     const long long threads = cli.integer("block-threads");
@@ -227,11 +226,12 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.rows_ahead = static_cast<int>(ahead);
   }
   if (step.options & kLayoutOption) {
-    request.requested.layout = parse_layout(cli.text("layout"));
-    if (request.common.input.empty()) require_layout_holds(request.requested.layout, request.columns);  // else: plan()
+    request.requested.layout = choose("layout", cli.text("layout"), kLayoutNames);
+    if (request.common.input.empty()) {  // else: plan()
+      require_layout_holds(request.requested.layout, request.columns);
+      require_layout_options_apply(request.requested, request.columns);
+    }
   }
-  if (request.common.input.empty() && (step.options & kLayoutOption))
-    require_layout_options_apply(request.requested, request.columns);  // else: plan()
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
