@@ -132,17 +132,17 @@ void require_layout_holds(RowLayout layout, std::size_t columns) {
   if (layout == RowLayout::kGroup || layout == RowLayout::kCluster) most(layout_name(layout).c_str(), kGroupRowColumns);
 }
 
-void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns) {
+void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns, bool long_row_layouts) {
   // The layout the rows go to, where it is the warp's or the block's: these depend on N alone.
   RowLayout layout = requested.layout;
   if (layout == RowLayout::kAuto)
     layout = columns <= kWarpRowColumns ? RowLayout::kWarp : columns <= kBlockRowColumns ? RowLayout::kBlock
                                                                                           : RowLayout::kGroup;
-  const std::string rows_go = "rows of " + std::to_string(columns) + " columns go to the " +
-                              (requested.layout == RowLayout::kAuto && layout == RowLayout::kGroup
-                                   ? std::string("group or wide")
-                                   : layout_name(layout)) +
-                              " layout";
+  const bool longer = requested.layout == RowLayout::kAuto && layout == RowLayout::kGroup;
+  const std::string rows_go = "rows of " + std::to_string(columns) + " columns go to " +
+                              (longer ? (long_row_layouts ? std::string("the group or wide layout")
+                                                          : std::string("step 06's two passes"))
+                                      : "the " + layout_name(layout) + " layout");
   if (requested.block_threads != 0 && layout != RowLayout::kBlock)
     throw course::UsageError("--block-threads: " + rows_go + ", not the block layout");
   if (requested.block_threads == 512 && columns > kBlockRowColumns / 2)
@@ -169,10 +169,12 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   }
   if (step.options & kSharedVectorOption)
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
-  if (step.options & kLayoutOption)
+  if (step.options & kLongRowLayoutsOption)
     cli.add_text("layout", "auto", "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)", "NAME");
+  else if (step.options & kLayoutOption)
+    cli.add_text("layout", "auto", "who holds a row: warp or block (auto: chosen by N)", "NAME");
   if (step.options & kRowsAheadOption)
-    cli.add_integer("rows-ahead", 3, "step 07's group layout: rows whose parts a block posts before it waits for "
+    cli.add_integer("rows-ahead", 3, "step 08's group layout: rows whose parts a block posts before it waits for "
                                      "the oldest's, 1 or 3", 1, 3);
   if (step.options & kPrefetchOption)
     cli.add_text("prefetch", "auto", "step 07's warp and block layouts: on keeps the next row's loads in flight while "
@@ -187,7 +189,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_integer("block-threads", 0, "step 07's block layout: threads per block, 512 or 1024 (0: 512 up to 8192 "
                                         "columns, else 1024)", 0, 1024);
   if (step.options & kNoBulkCopyOption)
-    cli.add_flag("no-bulk-copy", "step 07's group and wide layouts: every thread copies its own values of a row, "
+    cli.add_flag("no-bulk-copy", "step 08's group and wide layouts: every thread copies its own values of a row, "
                                  "where the bulk copy engine would copy the block's whole run");
 }
 
@@ -226,10 +228,15 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.rows_ahead = static_cast<int>(ahead);
   }
   if (step.options & kLayoutOption) {
-    request.requested.layout = choose("layout", cli.text("layout"), kLayoutNames);
+    const RowLayout layout = choose("layout", cli.text("layout"), kLayoutNames);
+    const bool long_row_layouts = step.options & kLongRowLayoutsOption;
+    if (!long_row_layouts && layout != RowLayout::kAuto && layout != RowLayout::kWarp && layout != RowLayout::kBlock)
+      throw course::UsageError("--layout " + layout_name(layout) + ": step " + step.number +
+                               " holds rows in a warp or a block; groups of blocks and the wide layout are step 08's");
+    request.requested.layout = layout;
     if (request.common.input.empty()) {  // else: plan()
-      require_layout_holds(request.requested.layout, request.columns);
-      require_layout_options_apply(request.requested, request.columns);
+      require_layout_holds(layout, request.columns);
+      require_layout_options_apply(request.requested, request.columns, long_row_layouts);
     }
   }
 }
@@ -262,8 +269,8 @@ int finish(const course::Measurement& m, const Problem& p, const std::vector<flo
                              [&](const std::string& path) { course::write_single_vector(path, c); });
 }
 
-// What a step chose by size, for the text report: step 07's layout and grid (or its two passes), and
-// the pieces A v cuts rows into where they are few (steps 05, 06 and step 07's two passes).
+// What a step chose by size, for the text report: steps 07 and 08's layout and grid (or their two
+// passes), and the pieces A v cuts rows into where they are few (steps 05, 06 and the two passes).
 std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_t columns) {
   std::string text;
   if (plan.layout != RowLayout::kAuto) {
@@ -278,6 +285,8 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
       text += plan.warp_e32 == 1 ? ", rows read from their first element" : ", rows read from their first element, v and C "
                                                                              "in registers";
   } else if (std::string(step.number) == "07") {
+    text = "two passes, as step 06 (rows longer than a block holds: step 08 shares them among blocks)";
+  } else if (std::string(step.number) == "08") {
     text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";
   }
   if (plan.row_pieces > 1)

@@ -28,6 +28,15 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
   REQUIRE(v.pass);
 }
 
+// Whether this step takes `layout`: steps without --layout ignore it, step 07 holds rows in a warp or
+// a block only (and refuses the group, cluster and wide layouts, which are step 08's).
+bool takes_layout(matvec::RowLayout layout) {
+  const bool long_rows = layout == matvec::RowLayout::kGroup || layout == matvec::RowLayout::kCluster ||
+                         layout == matvec::RowLayout::kWide;
+  return !long_rows || !(kThisStep.options & matvec::kLayoutOption) ||
+         (kThisStep.options & matvec::kLongRowLayoutsOption);
+}
+
 }  // namespace
 
 TEST_CASE("matches the reference on awkward shapes and several seeds") {
@@ -47,13 +56,13 @@ TEST_CASE("matches the reference at the default size") {
 
 TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(100000, 40, 8));
-  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds
+  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds: step 08's group
   require_step_matches(matvec::make_problem(3, 70001, 11));
   require_step_matches(matvec::make_problem(97, 150001, 12));
-  require_step_matches(matvec::make_problem(1025, 16400, 14));  // step 07: groups of 3 blocks, the third of 16 columns
+  require_step_matches(matvec::make_problem(1025, 16400, 14));  // step 08: groups of 3 blocks, the third of 16 columns
 }
 
-TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 16 columns per thread") {
+TEST_CASE("matches the reference on rows that step 08's wide layout splits 1 to 16 columns per thread") {
   // On a GPU of about 132 SMs the wide layout (asked for by name up to 65536 columns, where a group of
   // blocks would hold the row) gives each thread 2 columns of a row of 70001 (and takes groups of 8 rows, the
   // last one short), 8 of 300007 and 16 of 600011: copies of 4 bytes, as these rows do not start on
@@ -62,7 +71,7 @@ TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 
   // bulk copy engine, a row's slice at a time: 8 of 300008 (groups of 2 rows, the last one short), 16
   // of 600012.
   matvec::LaunchPlan wide;
-  wide.layout = matvec::RowLayout::kWide;
+  if (takes_layout(matvec::RowLayout::kWide)) wide.layout = matvec::RowLayout::kWide;  // else: by N
   require_step_matches(matvec::make_problem(1100, 70001, 15), wide);
   require_step_matches(matvec::make_problem(37, 300007, 16));
   require_step_matches(matvec::make_problem(37, 600011, 17));
@@ -72,10 +81,11 @@ TEST_CASE("matches the reference on rows that step 07's wide layout splits 1 to 
   require_step_matches(matvec::make_problem(37, 300008, 22));
 }
 
-TEST_CASE("matches the reference on every row length step 07 treats differently") {
-  // Step 07 gives a row to a warp up to 1024 columns, to a block of 512 threads up to 8192 (E = 4,
-  // 8, 16 elements per thread), of 1024 up to 16384, to a group of 2 to 8 blocks up to 65536
-  // (8192 columns per block), and beyond that a slice of every row to each block.
+TEST_CASE("matches the reference on every row length steps 07 and 08 treat differently") {
+  // Steps 07 and 08 give a row to a warp up to 1024 columns, to a block of 512 threads up to 8192
+  // (E = 4, 8, 16 elements per thread), of 1024 up to 16384; beyond, step 07 runs two passes, and
+  // step 08 gives a row to a group of 2 to 8 blocks up to 65536 (8192 columns per block), and beyond
+  // that a slice of every row to each block.
   for (std::size_t n : {32, 33, 1024, 1025, 3000, 8192, 8193, 16384, 16385, 32769, 65536, 65537})
     require_step_matches(matvec::make_problem(300, n, n));
   for (std::size_t n : {131072, 131073}) require_step_matches(matvec::make_problem(37, n, n));
@@ -83,9 +93,9 @@ TEST_CASE("matches the reference on every row length step 07 treats differently"
 
 TEST_CASE("matches the reference on a few long rows") {
   // Steps 05 and 06 cut rows into pieces where there are too few to give every warp one (5 rows of
-  // 100,000 columns: 97 pieces a row in step 05, 24 per group of 4 rows in step 06); step 07 falls back
-  // to step 06's two passes where the grid's threads would hold more than 16 columns each, as with 4
-  // blocks of 512 threads here.
+  // 100,000 columns: 97 pieces a row in step 05, 24 per group of 4 rows in step 06); step 07 runs
+  // step 06's two passes on such rows, and step 08 falls back to them where the grid's threads would
+  // hold more than 16 columns each, as with 4 blocks of 512 threads here.
   matvec::LaunchPlan few_blocks;
   few_blocks.blocks = 4;
   for (std::size_t n : {100001, 100000}) {
@@ -95,7 +105,7 @@ TEST_CASE("matches the reference on a few long rows") {
   require_step_matches(matvec::make_problem(1, 2000000, 21));
 }
 
-TEST_CASE("every layout of step 07 matches the reference on every row length it holds") {
+TEST_CASE("every layout of steps 07 and 08 matches the reference on every row length it holds") {
   // --layout: a warp holds up to 1024 columns, a block 16384, a group or a cluster of blocks 65536,
   // the wide layout any. 517 rows leave short last groups; 40001 columns make a group of 5 blocks,
   // 65536 one of 8.
@@ -106,14 +116,14 @@ TEST_CASE("every layout of step 07 matches the reference on every row length it 
                                                                {matvec::RowLayout::kWide, 200000}};
   for (auto [layout, most] : layouts)
     for (std::size_t n : {1, 31, 1000, 1024, 4099, 16384, 40001, 65536, 100001}) {
-      if (n > most) continue;
+      if (n > most || !takes_layout(layout)) continue;
       matvec::LaunchPlan requested;
       requested.layout = layout;
       require_step_matches(matvec::make_problem(n > 16384 ? 61 : 517, n, n + 3), requested);
     }
 }
 
-TEST_CASE("step 07's group and wide layouts match the reference with every thread copying its own values") {
+TEST_CASE("step 08's group and wide layouts match the reference with every thread copying its own values") {
   // --no-bulk-copy: rows of a multiple of 4 columns, which the bulk copy engine would copy (40000 and
   // 65536 in a group of blocks; 300008 and 600012 in the wide layout, 8 and 16 columns per thread),
   // and one that it would not (40001).
@@ -121,7 +131,7 @@ TEST_CASE("step 07's group and wide layouts match the reference with every threa
   const bool takes_it = kThisStep.options & matvec::kNoBulkCopyOption;
   for (auto layout : {matvec::RowLayout::kGroup, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
     for (std::size_t n : {40000, 40001, 65536, 300008, 600012}) {
-      if (layout != matvec::RowLayout::kWide && n > 65536) continue;
+      if ((layout != matvec::RowLayout::kWide && n > 65536) || !takes_layout(layout)) continue;
       matvec::LaunchPlan requested;
       requested.layout = layout;
       requested.no_bulk_copy = true;
@@ -140,7 +150,7 @@ TEST_CASE("step 07's group and wide layouts match the reference with every threa
     }
 }
 
-TEST_CASE("step 07's group layout matches the reference posting one row ahead") {
+TEST_CASE("step 08's group layout matches the reference posting one row ahead") {
   // --rows-ahead 1: groups of 5 and 8 blocks (40001 and 65536 columns), copied by the bulk copy engine
   // or by every thread, launched cooperatively and as clusters; more rows than groups, so that every
   // block goes round its stages several times. The plan must carry the request to the launch.
@@ -148,6 +158,7 @@ TEST_CASE("step 07's group layout matches the reference posting one row ahead") 
   for (auto layout : {matvec::RowLayout::kGroup, matvec::RowLayout::kCluster})
     for (std::size_t n : {40001, 65536})
       for (bool no_bulk_copy : {false, true}) {
+        if (!takes_layout(layout)) continue;
         matvec::LaunchPlan requested;
         requested.layout = layout;
         requested.rows_ahead = 1;
@@ -205,13 +216,13 @@ TEST_CASE("step 07's warp layout matches the reference on rows of 17 to 32 value
 }
 
 TEST_CASE("any launch configuration gives the same answer on a wide matrix") {
-  // Step 07 rounds the grid up to whole groups (of 5 blocks at 40000 columns), launched cooperatively
+  // Step 08 rounds the grid up to whole groups (of 5 blocks at 40000 columns), launched cooperatively
   // or as clusters; the wide layout takes any grid that gives each thread at most 16 columns and fits
   // on the GPU at once.
   const matvec::Problem p = matvec::make_problem(45, 40000, 13);
   for (auto layout : {matvec::RowLayout::kAuto, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
     for (int blocks : {0, 1, 7, 33}) {
-      if (layout == matvec::RowLayout::kWide && blocks == 1) continue;  // 79 columns per thread
+      if ((layout == matvec::RowLayout::kWide && blocks == 1) || !takes_layout(layout)) continue;  // 79 columns a thread
       matvec::LaunchPlan requested;
       requested.layout = layout;
       requested.blocks = blocks;

@@ -1,4 +1,4 @@
-// Lesson 05, step 07, rows of 16384 < N <= 65536 columns: a group of blocks holds a row.
+// Lesson 05, step 08, rows of 16384 < N <= 65536 columns: a group of blocks holds a row.
 //
 // A row is too long for one block, but not for a few. So a group of S = N / 8192 blocks (rounded up)
 // holds one row, 16 values per thread of 512, and its blocks wait for each other: the whole grid
@@ -22,7 +22,7 @@
 // speeds, so a block posts its part of row n + 3 before it waits for row n: the waits overlap the
 // work instead of following it. The rows wait in shared memory meanwhile, in kStages stages, copied
 // two rows ahead of those posted. Where rows start on 16-byte boundaries (N a multiple of 4) and the
-// GPU has a bulk copy engine (compute capability 9.0, 07_bulk_copy.cuh), one thread asks it for the
+// GPU has a bulk copy engine (compute capability 9.0, 08_bulk_copy.cuh), one thread asks it for the
 // block's 32 KB of a row, and each stage's mbarrier says when they have landed; otherwise every
 // thread copies its own 16 values with cp.async (16 bytes a copy where rows start on 16-byte
 // boundaries, else 4) and waits for its own copies. A bulk copy into a stage starts after the block's
@@ -37,7 +37,7 @@
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
-#include "07_bulk_copy.cuh"
+#include "08_bulk_copy.cuh"
 #include "matvec_device.cuh"
 
 namespace group_rows {
@@ -354,7 +354,7 @@ inline int resident_groups(std::size_t columns, Launch how, bool bulk_copies, co
                            int ahead = kDefaultAhead) {
   const int size = group_blocks(columns);
   const void* kernel = kernel_for(size, bulk_copies, ahead);
-  course::require_shared_memory(kernel, shared_bytes(ahead), device, "step 07 (a group of blocks per row)");
+  course::require_shared_memory(kernel, shared_bytes(ahead), device, "step 08 (a group of blocks per row)");
   if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, shared_bytes(ahead), device) / size;
   cudaLaunchAttribute attribute;
   const cudaLaunchConfig_t config = launch_config(columns, size, how, ahead, attribute, nullptr);
