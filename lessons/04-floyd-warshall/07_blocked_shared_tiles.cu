@@ -18,7 +18,9 @@
 // __viaddmin_s32, one instruction on Hopper, as the compiler makes of phase 3's plain min too (the
 // README's step 08 shows the disassembly).
 // Their time is in this step's figures; the README's counters give each phase's time on its own (at
-// n = 512).
+// n = 512). --plain-phases runs phases 1 and 2 as a textbook writes them (below: an element per
+// thread in shared memory, two barriers per k), and the README's table "step 07's phases 1 and 2"
+// measures what the header's are worth: 12% at n = 1024, 6% at 2048, 0.8% at 8192.
 //
 // Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3, nearly all
 // the work, reads its tiles once per 32 k and keeps them in shared memory, so the matrix passes
@@ -33,7 +35,8 @@
 // values in registers instead. n is padded to a multiple of 32 (a copy in and out, small next to the
 // n^3 work).
 //
-// Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored.
+// Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored, --plain-phases
+// as above.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
 
@@ -63,19 +66,79 @@ __global__ void blocked_phase3(std::int32_t* d, int n, int kb) {
   if (best < before) d[i * n + j] = best;
 }
 
-LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan&) {
-  return floyd_warshall::blocked_plan(n, kTile, kTile * kTile);
+// Phases 1 and 2 as a textbook writes them (--plain-phases), kept to measure what the header's
+// phases buy (the README's table "step 07's phases 1 and 2"): thread (y, x) owns one element of the
+// tile, which waits in shared memory with the rest; for each k it reads d[i][k] and d[k][j] there.
+// Two barriers per k: one before anyone writes step k's results, so that no thread still reading
+// step k sees a new value, and one after, before step k + 1 reads them.
+__device__ inline void close_plain(std::int32_t (&tile)[kTile][kTile], const std::int32_t (&column_source)[kTile][kTile],
+                                   const std::int32_t (&row_source)[kTile][kTile]) {
+  const int y = threadIdx.y, x = threadIdx.x;
+  for (int k = 0; k < kTile; ++k) {
+    const std::int32_t best = min(tile[y][x], column_source[y][k] + row_source[k][x]);
+    __syncthreads();
+    tile[y][x] = best;
+    __syncthreads();
+  }
+}
+
+// Phase 1, plain: the diagonal tile (kb, kb) supplies both d[i][k] and d[k][j].
+__global__ void plain_phase1(std::int32_t* d, int n, int kb) {
+  __shared__ std::int32_t tile[kTile][kTile];
+  const std::size_t base = static_cast<std::size_t>(kb) * kTile;
+  std::int32_t* mine = d + (base + threadIdx.y) * n + base + threadIdx.x;
+  tile[threadIdx.y][threadIdx.x] = *mine;
+  __syncthreads();
+  close_plain(tile, tile, tile);
+  *mine = tile[threadIdx.y][threadIdx.x];
+}
+
+// Phase 2, plain: a tile of row kb (blockIdx.y == 0) takes d[i][k] from the diagonal tile and d[k][j]
+// from itself; a tile of column kb (blockIdx.y == 1) the other way round.
+__global__ void plain_phase2(std::int32_t* d, int n, int kb) {
+  if (static_cast<int>(blockIdx.x) == kb) return;
+  __shared__ std::int32_t diagonal[kTile][kTile];
+  __shared__ std::int32_t tile[kTile][kTile];
+  const bool in_row = blockIdx.y == 0;
+  const std::size_t base = static_cast<std::size_t>(kb) * kTile, other = static_cast<std::size_t>(blockIdx.x) * kTile;
+  const std::size_t row0 = in_row ? base : other, column0 = in_row ? other : base;
+  std::int32_t* mine = d + (row0 + threadIdx.y) * n + column0 + threadIdx.x;
+  diagonal[threadIdx.y][threadIdx.x] = d[(base + threadIdx.y) * n + base + threadIdx.x];
+  tile[threadIdx.y][threadIdx.x] = *mine;
+  __syncthreads();
+  if (in_row)
+    close_plain(tile, diagonal, tile);
+  else
+    close_plain(tile, tile, diagonal);
+  *mine = tile[threadIdx.y][threadIdx.x];
+}
+
+LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan& requested) {
+  LaunchPlan p = floyd_warshall::blocked_plan(n, kTile, kTile * kTile);
+  p.plain_phases = requested.plain_phases;
+  return p;
 }
 
 void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
          cudaStream_t stream) {
-  floyd_warshall::run_blocked<kTile>(graph, dist, n, p, scratch, stream,
-                                     [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t stream) {
-                                       blocked_phase3<<<dim3(tiles, tiles), dim3(kTile, kTile), 0, stream>>>(work, padded, kb);
-                                     });
+  auto phase3 = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
+    blocked_phase3<<<dim3(tiles, tiles), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
+  };
+  if (!p.plain_phases) {
+    floyd_warshall::run_blocked<kTile>(graph, dist, n, p, scratch, stream, phase3);
+    return;
+  }
+  auto plain_phases = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
+    plain_phase1<<<1, dim3(kTile, kTile), 0, s>>>(work, padded, kb);
+    CUDA_CHECK_LAUNCH();
+    plain_phase2<<<dim3(tiles, 2), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
+    CUDA_CHECK_LAUNCH();
+  };
+  floyd_warshall::run_rounds<kTile>(graph, dist, n, p, scratch, stream, plain_phases, phase3);
 }
 
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "07", "blocked, shared-memory tiles", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049};
+    "07", "blocked, shared-memory tiles", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049,
+    false, false, true};

@@ -201,19 +201,30 @@ inline LaunchPlan blocked_plan(std::size_t n, std::size_t tile, int threads) {
   return p;
 }
 
-// The rounds of a blocked step: phases 1 and 2 as above, then the step's own phase 3,
-// launched by `phase3(work, padded, kb, tiles, stream)`.
-template <int TILE, class Phase3>
-void run_blocked(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
-                 void* scratch, cudaStream_t stream, Phase3 phase3) {
+// The rounds of a blocked step: `phases_1_and_2(work, padded, kb, tiles, stream)`, then the step's
+// own phase 3, launched by `phase3(work, padded, kb, tiles, stream)`.
+template <int TILE, class Phases12, class Phase3>
+void run_rounds(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan, void* scratch,
+                cudaStream_t stream, Phases12 phases_1_and_2, Phase3 phase3) {
   std::int32_t* work = start_padded(graph, dist, n, plan.padded, scratch, stream);
   const int padded = static_cast<int>(plan.padded), tiles = padded / TILE;
   for (int kb = 0; kb < tiles; ++kb) {
-    launch_phases_1_and_2<TILE>(work, padded, kb, stream);
+    phases_1_and_2(work, padded, kb, tiles, stream);
     phase3(work, padded, kb, tiles, stream);
     CUDA_CHECK_LAUNCH();
   }
   finish_padded(work, dist, n, plan.padded, stream);
+}
+
+// The rounds with phases 1 and 2 as above.
+template <int TILE, class Phase3>
+void run_blocked(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
+                 void* scratch, cudaStream_t stream, Phase3 phase3) {
+  run_rounds<TILE>(graph, dist, n, plan, scratch, stream,
+                   [](std::int32_t* work, int padded, int kb, int, cudaStream_t s) {
+                     launch_phases_1_and_2<TILE>(work, padded, kb, s);
+                   },
+                   phase3);
 }
 
 }  // namespace floyd_warshall

@@ -123,6 +123,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.takes_tile)
     cli.add_integer("tile", 0, "vertices per round and side of a tile: 64 or 128 (0: the step's choice for n)",
                     0, 1024);
+  if (step.takes_plain_phases)
+    cli.add_flag("plain-phases", "phases 1 and 2 written plainly: an element per thread in shared memory, two "
+                                 "barriers per k");
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -143,6 +146,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     if (request.requested.tile != 0 && request.requested.tile != 64 && request.requested.tile != 128)
       throw course::UsageError("--tile: '" + std::to_string(request.requested.tile) + "' is not one of 64, 128");
   }
+  if (step.takes_plain_phases) request.requested.plain_phases = cli.flag("plain-phases");
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {

@@ -25,7 +25,8 @@ void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
   for (std::size_t e = 0; e < n * n; ++e)
     if (got[e] != expected[e] && wrong++ == 0) first = e;
   INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
-               << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "") << ": "
+               << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "")
+               << (requested.plain_phases ? ", plain phases 1 and 2" : "") << ": "
                << wrong << " wrong distances; first at [" << first / n << "][" << first % n << "]: got "
                << got[first] << ", expected " << expected[first]);
   REQUIRE(wrong == 0);
@@ -128,4 +129,17 @@ TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distanc
     for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 5);
     require_step_matches(chain, n, requested);
   }
+}
+
+TEST_CASE("phases 1 and 2 written plainly (--plain-phases) give the same distances") {
+  // Step 07 takes the option: its rounds with a textbook's phases 1 and 2, an element per thread in
+  // shared memory. The other steps ignore it and must still be right.
+  floyd_warshall::LaunchPlan requested;
+  requested.plain_phases = true;
+  for (std::size_t n : sizes_for_this_step())
+    if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, 15)), n, requested);
+  const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
+  auto chain = floyd_warshall::graph_without_edges(n);  // every distance runs through every round
+  for (std::size_t v = n - 1; v > 0; --v) chain[v * n + v - 1] = static_cast<std::int32_t>(1 + v % 7);
+  require_step_matches(chain, n, requested);
 }
