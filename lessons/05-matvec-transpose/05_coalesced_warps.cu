@@ -18,12 +18,14 @@
 // sums are C itself, with no partial sums to add). Where there are at most 16 rows per SM (2112 on
 // 132 SMs), each row is cut into pieces, a warp per piece, about 32 warps per SM in all, and a small
 // kernel adds each row's pieces (warp_per_piece, add_row_pieces): the ladder's 16384 rows need none,
-// but 256 rows of a million columns would otherwise keep two warps per SM busy (the shapes table in
-// the README).
+// but 256 rows of a million columns would otherwise keep two warps per SM busy. --whole-rows keeps a
+// warp per whole row there, to measure what the pieces are worth (the README's table "step 05 with
+// rows in pieces and whole").
 //
 // What it still costs: A is read twice, and each thread issues one 4-byte load at a time.
 //
-// Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.
+// Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM;
+// --whole-rows as above.
 #include "matvec.h"
 #include "05_coalesced_warps.cuh"
 
@@ -35,7 +37,7 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
   LaunchPlan p;
   p.threads = course::whole_warps(requested.threads, 256);
   p.parts = matvec::parts_to_fill(rows, columns, p.threads, device);
-  p.row_pieces = matvec::row_pieces(rows, columns, device);
+  p.row_pieces = requested.whole_rows ? 1 : matvec::row_pieces(rows, columns, device);
   p.scratch_bytes = matvec::coalesced_scratch_bytes(rows, columns, p.parts, p.row_pieces);
   return p;
 }
@@ -49,4 +51,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 }  // namespace
 
 const matvec::Step matvec::kThisStep = {
-    "05", "coalesced: warp per row, columns in parallel", "gpu", nullptr, plan, run, 2};
+    "05", "coalesced: warp per row, columns in parallel", "gpu", nullptr, plan, run, 2, false, matvec::kWholeRowsOption};

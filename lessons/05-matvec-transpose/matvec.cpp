@@ -169,6 +169,8 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   }
   if (step.options & kSharedVectorOption)
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
+  if (step.options & kWholeRowsOption)
+    cli.add_flag("whole-rows", "a warp per whole row in A v, even where rows are too few to fill the GPU");
   if (step.options & kLongRowLayoutsOption)
     cli.add_text("layout", "auto", "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)", "NAME");
   else if (step.options & kLayoutOption)
@@ -207,6 +209,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.scalar_loads = cli.flag("scalar-loads");
   }
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
+  if (step.options & kWholeRowsOption) request.requested.whole_rows = cli.flag("whole-rows");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
   if (step.options & kPrefetchOption) {
     constexpr std::pair<int, const char*> kPrefetch[] = {{1, "on"}, {-1, "off"}, {0, "auto"}};

@@ -91,6 +91,7 @@ struct LaunchPlan {
   int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, steps 07 and 08's fallback)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
   int row_pieces = 1;             ///< steps 05, 06 and 07/08's fallback: pieces each row of A v is cut into
+  bool whole_rows = false;        ///< step 05 (--whole-rows): a warp per whole row in A v, even where rows are few
   int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
@@ -131,6 +132,7 @@ enum StepOption : unsigned {
   kWarpE32Option = 128u,      ///< --warp-e32 lines|first-element|registers: step 07's warp layout on rows of 513
                               ///< to 1024 columns read and held each way
   kLongRowLayoutsOption = 256u,  ///< --layout also takes group, cluster and wide (step 08)
+  kWholeRowsOption = 512u,       ///< --whole-rows: step 05's A v without cutting few rows into pieces
 };
 
 /// One rung of the ladder.

@@ -241,6 +241,15 @@ TEST_CASE("any launch configuration gives the same answer") {
     }
 }
 
+TEST_CASE("a warp per whole row (--whole-rows) where rows are few gives the same answer") {
+  // Step 05 cuts rows into pieces where there are at most 16 per SM; --whole-rows keeps them whole.
+  // The other steps ignore it and must still be right. 3 and 37 rows are few on any GPU.
+  matvec::LaunchPlan requested;
+  requested.whole_rows = true;
+  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{3, 300001}, {37, 40001}, {1, 5}})
+    require_step_matches(matvec::make_problem(m, n, 16), requested);
+}
+
 TEST_CASE("the options that switch a step's ideas off give the same answer") {
   // Step 04 takes --no-shared-vector (with --blocks for its parts), step 06 --rows and --scalar-loads;
   // the other steps' plans ignore them, and must still be right. 771 is odd (4-byte loads only), 772 a
