@@ -41,11 +41,7 @@ using matvec::LaunchPlan;
 using matvec::RowLayout;
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
-  if (requested.layout != RowLayout::kAuto && requested.layout != RowLayout::kWarp &&
-      requested.layout != RowLayout::kBlock)
-    throw course::UsageError("--layout " + matvec::layout_name(requested.layout) +
-                             ": step 07 holds rows in a warp or a block; groups of blocks and the wide layout are "
-                             "step 08's");
+  matvec::require_warp_or_block_layout(requested.layout, matvec::kThisStep.number);
   matvec::require_layout_holds(requested.layout, columns);  // an --input file's rows may be too long
   matvec::require_layout_options_apply(requested, columns, false);
   const RowLayout layout =

@@ -55,8 +55,8 @@ group_rows::Launch group_launch(RowLayout layout) {
 // The narrowest layout that holds rows of `columns` elements on this device. A group's blocks go
 // wherever there is room in a cooperative launch; as a cluster, only within one GPC, so fewer fit.
 RowLayout layout_by_length(std::size_t columns, const course::DeviceFacts& device) {
-  if (columns <= warp_rows::kMaxColumns) return RowLayout::kWarp;
-  if (columns <= block_rows::kMaxColumns) return RowLayout::kBlock;
+  const RowLayout short_rows = fused_rows::short_row_layout(columns);  // a warp or a block, where one holds them
+  if (short_rows != RowLayout::kAuto) return short_rows;
   if (columns <= group_rows::kMaxColumns) {
     const bool bulk = group_rows::use_bulk_copies(columns, device);
     if (device.cooperative_launch &&

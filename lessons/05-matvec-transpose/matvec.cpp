@@ -132,6 +132,12 @@ void require_layout_holds(RowLayout layout, std::size_t columns) {
   if (layout == RowLayout::kGroup || layout == RowLayout::kCluster) most(layout_name(layout).c_str(), kGroupRowColumns);
 }
 
+void require_warp_or_block_layout(RowLayout layout, const std::string& step_number) {
+  if (layout != RowLayout::kAuto && layout != RowLayout::kWarp && layout != RowLayout::kBlock)
+    throw course::UsageError("--layout " + layout_name(layout) + ": step " + step_number +
+                             " holds rows in a warp or a block; groups of blocks and the wide layout are step 08's");
+}
+
 void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns, bool long_row_layouts) {
   // The layout the rows go to, where it is the warp's or the block's: these depend on N alone.
   RowLayout layout = requested.layout;
@@ -233,9 +239,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kLayoutOption) {
     const RowLayout layout = choose("layout", cli.text("layout"), kLayoutNames);
     const bool long_row_layouts = step.options & kLongRowLayoutsOption;
-    if (!long_row_layouts && layout != RowLayout::kAuto && layout != RowLayout::kWarp && layout != RowLayout::kBlock)
-      throw course::UsageError("--layout " + layout_name(layout) + ": step " + step.number +
-                               " holds rows in a warp or a block; groups of blocks and the wide layout are step 08's");
+    if (!long_row_layouts) require_warp_or_block_layout(layout, step.number);
     request.requested.layout = layout;
     if (request.common.input.empty()) {  // else: plan()
       require_layout_holds(layout, request.columns);

@@ -84,6 +84,10 @@ std::string layout_name(RowLayout layout);
 /// Throws course::UsageError (one line) when `layout` cannot hold rows of `columns` elements.
 void require_layout_holds(RowLayout layout, std::size_t columns);
 
+/// Throws course::UsageError (one line) when step `step_number`, which holds rows in a warp or a block
+/// only (step 07), is asked for a group of blocks or the wide layout (step 08's).
+void require_warp_or_block_layout(RowLayout layout, const std::string& step_number);
+
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   int threads = 0;                ///< threads per block

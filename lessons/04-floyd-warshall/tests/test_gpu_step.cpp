@@ -47,6 +47,25 @@ floyd_warshall::GraphOptions options(std::size_t n, std::uint64_t seed) {
   return o;
 }
 
+// Which way the chain of require_option_matches runs: 0 -> 1 -> ... (weights 1 to 5) or the other way
+// (weights 1 to 7).
+enum class Chain { kForward, kBackward };
+
+// A launch option (--tile, --plain-phases) gives the CPU's distances on seeded graphs up to n = 1000
+// and on one chain of n = 300 (fewer where the step is tested smaller), whose every distance runs
+// through every round.
+void require_option_matches(const floyd_warshall::LaunchPlan& requested, std::uint64_t seed, Chain way) {
+  for (std::size_t n : sizes_for_this_step())
+    if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, seed)), n, requested);
+  const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
+  auto chain = floyd_warshall::graph_without_edges(n);
+  if (way == Chain::kForward)
+    for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 5);
+  else
+    for (std::size_t v = n - 1; v > 0; --v) chain[v * n + v - 1] = static_cast<std::int32_t>(1 + v % 7);
+  require_step_matches(chain, n, requested);
+}
+
 }  // namespace
 
 TEST_CASE("matches the CPU on awkward sizes and several seeds") {
@@ -122,12 +141,7 @@ TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distanc
   for (int tile : {64, 128}) {
     floyd_warshall::LaunchPlan requested;
     requested.tile = tile;
-    for (std::size_t n : sizes_for_this_step())
-      if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, 14)), n, requested);
-    const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
-    auto chain = floyd_warshall::graph_without_edges(n);  // every distance runs through every round
-    for (std::size_t v = 0; v + 1 < n; ++v) chain[v * n + v + 1] = static_cast<std::int32_t>(1 + v % 5);
-    require_step_matches(chain, n, requested);
+    require_option_matches(requested, 14, Chain::kForward);
   }
 }
 
@@ -136,10 +150,5 @@ TEST_CASE("phases 1 and 2 written plainly (--plain-phases) give the same distanc
   // shared memory. The other steps ignore it and must still be right.
   floyd_warshall::LaunchPlan requested;
   requested.plain_phases = true;
-  for (std::size_t n : sizes_for_this_step())
-    if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, 15)), n, requested);
-  const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
-  auto chain = floyd_warshall::graph_without_edges(n);  // every distance runs through every round
-  for (std::size_t v = n - 1; v > 0; --v) chain[v * n + v - 1] = static_cast<std::int32_t>(1 + v % 7);
-  require_step_matches(chain, n, requested);
+  require_option_matches(requested, 15, Chain::kBackward);
 }
