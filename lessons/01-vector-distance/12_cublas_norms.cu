@@ -1,4 +1,4 @@
-// Lesson 01, step 11: the library route, row norms plus cublasSgemm.
+// Lesson 01, step 12: the library route, row norms plus cublasSgemm.
 //
 // What changed: step 08's expansion, with the matrix product done by cuBLAS. A small kernel of step
 // 08 computes the norms, another fills C[i][j] with |a_i|^2 + |b_j|^2, and one cublasSgemm adds
@@ -6,12 +6,12 @@
 // pairwise work becomes a matrix product, which a library provides. The handle is set to
 // CUBLAS_DEFAULT_MATH, so the product runs in FP32 (TF32 tensor cores would keep 10 bits of each
 // input's mantissa instead of 23); it is made once, outside the timed runs. The code is in
-// 11_cublas_norms.cuh.
+// 12_cublas_norms.cuh.
 //
 // What to expect: the same computation as step 08, so the same
 // cancellation error on data far from the origin (the accuracy report measures both). float32 only:
 // cuBLAS has no int32 matrix product, so --type int32 is refused.
-#include "11_cublas_norms.cuh"
+#include "12_cublas_norms.cuh"
 #include "distance.h"
 
 namespace {
@@ -19,7 +19,7 @@ namespace {
 distance::LaunchPlan plan(std::size_t m, std::size_t k, std::size_t n, distance::Type type,
                           const course::DeviceFacts&) {
   if (type != distance::Type::Float32)
-    throw course::UsageError("--type int32: step 11 computes float32 only (cuBLAS has no int32 matrix product)");
+    throw course::UsageError("--type int32: step 12 computes float32 only (cuBLAS has no int32 matrix product)");
   distance::LaunchPlan p;
   p.scratch_bytes = cublas_norms::prepare(m, k, n, cublas_norms::Math::Fp32);
   return p;
@@ -33,5 +33,5 @@ void run(const float* a, const float* b, float* c, std::size_t m, std::size_t k,
 }  // namespace
 
 const distance::Step distance::kThisStep = {
-    "11", "row norms + cublasSgemm (library)", "library", distance::Form::NormExpansion, distance::kDefaultSize,
+    "12", "row norms + cublasSgemm (library)", "library", distance::Form::NormExpansion, distance::kDefaultSize,
     nullptr, nullptr, nullptr, plan, run, nullptr};

@@ -1,13 +1,13 @@
-// Lesson 01, step 12: the library route on TF32 tensor cores, row norms plus cublasSgemm in
+// Lesson 01, step 13: the library route on TF32 tensor cores, row norms plus cublasSgemm in
 // CUBLAS_TF32_TENSOR_OP_MATH.
 //
-// What changed: one setting of step 11's handle. cuBLAS may now run the product on the tensor cores
+// What changed: one setting of step 12's handle. cuBLAS may now run the product on the tensor cores
 // with every input rounded to TF32, as step 09 does; it stands beside steps 09 and 10 as their bar,
 // and it owes the same accuracy as step 09 (the check holds it to the TF32 bound; the accuracy report
-// shows its error). The code is step 11's (11_cublas_norms.cuh), with Math::Tf32.
+// shows its error). The code is step 12's (12_cublas_norms.cuh), with Math::Tf32.
 //
 // float32 only: cuBLAS has no int32 matrix product, so --type int32 is refused.
-#include "11_cublas_norms.cuh"
+#include "12_cublas_norms.cuh"
 #include "distance.h"
 
 namespace {
@@ -15,7 +15,7 @@ namespace {
 distance::LaunchPlan plan(std::size_t m, std::size_t k, std::size_t n, distance::Type type,
                           const course::DeviceFacts&) {
   if (type != distance::Type::Float32)
-    throw course::UsageError("--type int32: step 12 computes float32 only (cuBLAS has no int32 matrix product)");
+    throw course::UsageError("--type int32: step 13 computes float32 only (cuBLAS has no int32 matrix product)");
   distance::LaunchPlan p;
   p.scratch_bytes = cublas_norms::prepare(m, k, n, cublas_norms::Math::Tf32);
   return p;
@@ -29,5 +29,5 @@ void run(const float* a, const float* b, float* c, std::size_t m, std::size_t k,
 }  // namespace
 
 const distance::Step distance::kThisStep = {
-    "12", "row norms + cublasSgemm in TF32 (library)", "library", distance::Form::NormExpansionTf32,
+    "13", "row norms + cublasSgemm in TF32 (library)", "library", distance::Form::NormExpansionTf32,
     distance::kDefaultSize, nullptr, nullptr, nullptr, plan, run, nullptr, false, 1};

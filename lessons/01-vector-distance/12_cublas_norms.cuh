@@ -1,4 +1,4 @@
-// Lesson 01, step 11: row norms plus cublasSgemm (the story is in 11_cublas_norms.cu). The accuracy
+// Lesson 01, step 12: row norms plus cublasSgemm (the story is in 12_cublas_norms.cu). The accuracy
 // report includes this header too.
 #pragma once
 
@@ -21,7 +21,7 @@ inline void check(cublasStatus_t status, const char* what) {
 
 // The arithmetic cuBLAS may use. Fp32: CUBLAS_DEFAULT_MATH, only arithmetic at least as precise as
 // FP32, so no TF32 tensor cores (they keep 10 bits of each input's mantissa instead of 23). Tf32:
-// CUBLAS_TF32_TENSOR_OP_MATH, the tensor cores in TF32 (step 12).
+// CUBLAS_TF32_TENSOR_OP_MATH, the tensor cores in TF32 (step 13).
 enum class Math { Fp32, Tf32 };
 
 // One handle per kind of arithmetic for the program, made on first use (outside the timed runs).
