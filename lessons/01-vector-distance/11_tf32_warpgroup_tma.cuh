@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "08_norm_expansion.cuh"
 #include "09_tf32_tensor_cores.cuh"
@@ -351,12 +352,14 @@ void launch_tiles(const float* a, const float* b, float* c, std::size_t m, std::
                   const float* norms_a, const float* norms_b, Inputs inputs, cudaStream_t stream) {
   const CUtensorMap map_a = describe(a, m, n, Shape::kTileRows, inputs), map_b = describe(b, k, n, kTileCols, inputs);
   const unsigned blocks = static_cast<unsigned>(tiles<Shape>(m, k));
-  if (k % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 8 == 0)
-    distances<Shape, true><<<blocks, Shape::kThreads, Shape::kSharedBytes, stream>>>(map_a, map_b, c, m, k, n,
-                                                                                     tiles_across(k), norms_a, norms_b);
+  const auto launch_with = [&](auto pairs) {
+    distances<Shape, decltype(pairs)::value><<<blocks, Shape::kThreads, Shape::kSharedBytes, stream>>>(
+        map_a, map_b, c, m, k, n, tiles_across(k), norms_a, norms_b);
+  };
+  if (k % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 8 == 0)  // float2 stores: two columns at a time
+    launch_with(std::true_type{});
   else
-    distances<Shape, false><<<blocks, Shape::kThreads, Shape::kSharedBytes, stream>>>(map_a, map_b, c, m, k, n,
-                                                                                      tiles_across(k), norms_a, norms_b);
+    launch_with(std::false_type{});
   CUDA_CHECK_LAUNCH();
 }
 
