@@ -143,7 +143,8 @@ struct Step {
   int (*cpu_threads)();
 
   /// GPU steps: the launch for an M x K x N problem of `type` (throws course::UsageError for what the
-  /// step cannot do, course::NotSupportedError for what the GPU lacks).
+  /// step cannot do, course::NotSupportedError for what the GPU lacks). A float32-only step (gpu_int
+  /// null) is never asked for int32: the driver refuses --type int32 for it first.
   LaunchPlan (*plan)(std::size_t m, std::size_t k, std::size_t n, Type type, const course::DeviceFacts& device);
   /// GPU steps: enqueue C = distances(A, B) into stream; a, b, c in device memory, c poisoned by the
   /// caller, `scratch` of plan.scratch_bytes bytes. gpu_int is null for a float32-only step.
