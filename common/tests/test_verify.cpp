@@ -80,6 +80,36 @@ TEST_CASE("compare_exact reports a NaN as worse than any finite mismatch") {
   REQUIRE_THAT(v.describe(), Contains("got nan"));
 }
 
+TEST_CASE("compare_exact fails 64-bit integers that differ though they round to the same double") {
+  const std::int64_t big = (std::int64_t{1} << 60) + 1;
+  std::vector<std::int64_t> got{big, 5}, expected{big - 1, 5};  // both are 2^60 as doubles
+  auto v = course::compare_exact(got.data(), expected.data(), got.size());
+  REQUIRE_FALSE(v.pass);
+  REQUIRE(v.mismatches == 1);
+  REQUIRE(v.worst_index == 0);
+}
+
+TEST_CASE("Verdict::add keeps the largest error over its allowance, the larger error among equal shares") {
+  course::Verdict v;
+  v.add(0, 1.0, 1.0, 0.5);    // share 0
+  v.add(1, 1.4, 1.0, 1.0);    // share 0.4
+  v.add(2, 3.0, 1.0, 10.0);   // share 0.2: a larger error, a smaller share
+  REQUIRE(v.pass);
+  REQUIRE(v.worst_index == 1);
+  v.add(3, 2.0, 1.0, 0.0);    // a mismatch with no allowance: share infinite
+  v.add(4, 5.0, 1.0, 0.0);    // as infinite, with the larger error
+  v.add(5, 9.0, 10.0, 0.0);   // as infinite, a smaller error
+  REQUIRE_FALSE(v.pass);
+  REQUIRE(v.mismatches == 3);
+  REQUIRE(v.worst_index == 4);
+  REQUIRE(v.error == 4.0);
+  REQUIRE(v.allowed == 0.0);
+  v.add(6, 1.0, 1.0, 0.0, std::nan(""));  // an error the caller computed as NaN is a mismatch, the worst
+  REQUIRE(v.mismatches == 4);
+  REQUIRE(v.worst_index == 6);
+  REQUIRE(std::isinf(v.error));
+}
+
 TEST_CASE("compare_close passes values within the absolute tolerance near zero") {
   std::vector<double> expected{0.0, 0.0};
   std::vector<float> got{1e-6f, -9e-6f};

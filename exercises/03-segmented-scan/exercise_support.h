@@ -159,23 +159,7 @@ struct SegmentSumsExercise : OverElements {
   static course::Verdict compare(const std::vector<float>& got, const SegmentSums& want) {
     course::Verdict v;
     v.checked = want.expected.size();
-    double worst = -1;
-    for (std::size_t s = 0; s < want.expected.size(); ++s) {
-      const double error = std::fabs(static_cast<double>(got[s]) - want.expected[s]);
-      const bool bad = !(error <= want.allowed[s]);
-      if (bad) ++v.mismatches;
-      const double ratio =
-          std::isnan(error) ? INFINITY : want.allowed[s] > 0 ? error / want.allowed[s] : (error > 0 ? INFINITY : 0);
-      if (ratio > worst) {
-        worst = ratio;
-        v.worst_index = s;
-        v.got = got[s];
-        v.expected = want.expected[s];
-        v.error = std::isnan(error) ? INFINITY : error;
-        v.allowed = want.allowed[s];
-      }
-    }
-    v.pass = v.mismatches == 0;
+    for (std::size_t s = 0; s < want.expected.size(); ++s) v.add(s, got[s], want.expected[s], want.allowed[s]);
     return v;
   }
   static course::CheckResult check(const Input& p, const Output& got) {

@@ -211,26 +211,12 @@ course::Verdict check(const Problem<float>& p, const std::vector<float>& c, cons
   }
   course::Verdict v;
   v.checked = c.size();
-  double worst_ratio = -1.0;
   for (std::size_t e = 0; e < c.size(); ++e) {
-    const double want = expected[e], got = c[e];
-    double allowed = 4.0 * u * root_n * want + floor;
+    double allowed = 4.0 * u * root_n * expected[e] + floor;
     if (expansion)
       allowed += (4.0 * u * (root_n + 2.0) + tf32_share) * (norms_a[e / p.k] + norms_b[e % p.k]);
-    const double error = std::fabs(got - want);
-    const bool bad = !(error <= allowed);  // NaN is bad too
-    const double ratio = std::isnan(error) ? INFINITY : error / allowed;
-    if (bad) ++v.mismatches;
-    if (ratio > worst_ratio) {
-      worst_ratio = ratio;
-      v.worst_index = e;
-      v.got = got;
-      v.expected = want;
-      v.error = std::isnan(error) ? INFINITY : error;
-      v.allowed = allowed;
-    }
+    v.add(e, c[e], expected[e], allowed);
   }
-  v.pass = v.mismatches == 0;
   return v;
 }
 

@@ -276,27 +276,15 @@ course::Verdict check(const Problem<T>& p, const T* result) {
   if constexpr (std::is_integral<T>::value || std::is_same<Op, Max>::value || std::is_same<Op, Min>::value) {
     // No rounding: the sequential scan is the answer, exactly.
     T expected = T{};
-    bool have_worst = false;
     for (std::size_t i = 0; i < n; ++i) {
       expected = i == 0 || p.flags[i] ? p.values[i] : op(expected, p.values[i]);
-      if (result[i] == expected) continue;
-      ++v.mismatches;
-      const double got = static_cast<double>(result[i]), want = static_cast<double>(expected);
-      const double error = std::isnan(got) ? INFINITY : std::fabs(got - want);
-      if (!have_worst || error > v.error) {
-        have_worst = true;
-        v.worst_index = i;
-        v.got = got;
-        v.expected = want;
-        v.error = error;
-      }
+      if (!(result[i] == expected)) v.add_mismatch(i, static_cast<double>(result[i]), static_cast<double>(expected));
     }
   } else {
     // Rounded: a long double reference, and an allowance that grows with the position in the segment.
     const long double u = std::is_same<T, float>::value ? std::ldexp(1.0L, -24) : std::ldexp(1.0L, -53);
     long double expected = 0, magnitude = 0;
     std::size_t k = 0;
-    double worst_ratio = -1;
     for (std::size_t i = 0; i < n; ++i) {
       const long double x = p.values[i];
       if (i == 0 || p.flags[i]) {
@@ -316,20 +304,9 @@ course::Verdict check(const Problem<T>& p, const T* result) {
               ? static_cast<double>(4 * u * std::sqrt(static_cast<long double>(k)) * magnitude)
               : static_cast<double>(std::expm1(static_cast<long double>(k - 1) * std::log1p(u)) * std::fabs(expected));
       const double error = static_cast<double>(std::fabs(static_cast<long double>(result[i]) - expected));
-      const bool bad = !(error <= allowed);  // NaN is bad
-      if (bad) ++v.mismatches;
-      const double ratio = std::isnan(error) ? INFINITY : allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0);
-      if (ratio > worst_ratio) {
-        worst_ratio = ratio;
-        v.worst_index = i;
-        v.got = static_cast<double>(result[i]);
-        v.expected = static_cast<double>(expected);
-        v.error = std::isnan(error) ? INFINITY : error;
-        v.allowed = allowed;
-      }
+      v.add(i, static_cast<double>(result[i]), static_cast<double>(expected), allowed, error);
     }
   }
-  v.pass = v.mismatches == 0;
   return v;
 }
 

@@ -13,7 +13,7 @@
 
 namespace course {
 
-/// The outcome of a comparison.
+/// The outcome of a comparison, built one element at a time by add() or add_mismatch().
 struct Verdict {
   bool pass = true;             ///< every element matched
   std::size_t checked = 0;      ///< elements compared
@@ -23,6 +23,42 @@ struct Verdict {
   double expected = 0.0;        ///< reference value at worst_index
   double error = 0.0;           ///< |got - expected| at worst_index (infinite for NaN)
   double allowed = 0.0;         ///< the tolerance at worst_index (0 for exact comparisons)
+  double share = -1.0;          ///< error over allowance at worst_index (infinite past a zero one); -1: none yet
+
+  /// Weighs element @p index: a mismatch unless |got - expected| <= @p allowed (NaN never is), and the
+  /// worst so far when its error over its allowance is the largest yet (the larger error among equals).
+  /// Does not count it in `checked`, which the comparison sets.
+  void add(std::size_t index, double got_value, double expected_value, double allowance) {
+    add(index, got_value, expected_value, allowance, std::fabs(got_value - expected_value));
+  }
+  /// add() with |got - expected| as the caller computed it, in a wider type than double.
+  void add(std::size_t index, double got_value, double expected_value, double allowance, double difference) {
+    const bool bad = !(difference <= allowance);
+    if (bad) {
+      ++mismatches;
+      pass = false;
+    }
+    const double err = std::isnan(difference) ? INFINITY : difference;
+    const double s = bad && !(allowance > 0) ? INFINITY : (allowance > 0 ? err / allowance : 0.0);
+    if (s > share || (s == share && err > error)) {
+      share = s;
+      worst_index = index;
+      got = got_value;
+      expected = expected_value;
+      error = err;
+      allowed = allowance;
+    }
+  }
+  /// Weighs element @p index of an exact comparison, known to differ from its reference: always a
+  /// mismatch, even where the two are the same number once converted to double (64-bit integers).
+  void add_mismatch(std::size_t index, double got_value, double expected_value) {
+    const std::size_t before = mismatches;
+    add(index, got_value, expected_value, 0.0);
+    if (mismatches == before) {
+      ++mismatches;
+      pass = false;
+    }
+  }
 
   /// One line: "PASS (n checked, exact)" or "FAIL: k of n differ, worst at [i]: got .., expected ..".
   /// When @p columns is non-zero the index is shown as [row][column] of a row-major matrix.
@@ -41,22 +77,8 @@ template <class T>
 Verdict compare_exact(const T* got, const T* expected, std::size_t n) {
   Verdict v;
   v.checked = n;
-  bool have_worst = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (got[i] == expected[i]) continue;
-    ++v.mismatches;
-    double g = static_cast<double>(got[i]);
-    double e = static_cast<double>(expected[i]);
-    double err = std::isnan(g) ? INFINITY : std::fabs(g - e);
-    if (!have_worst || err > v.error) {
-      have_worst = true;
-      v.worst_index = i;
-      v.got = g;
-      v.expected = e;
-      v.error = err;
-    }
-  }
-  v.pass = v.mismatches == 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(got[i] == expected[i])) v.add_mismatch(i, static_cast<double>(got[i]), static_cast<double>(expected[i]));
   return v;
 }
 
@@ -67,25 +89,10 @@ Verdict compare_close(const T* got, const R* expected, std::size_t n, Tolerance 
   static_assert(std::is_floating_point<T>::value, "compare_close is for floating-point results");
   Verdict v;
   v.checked = n;
-  double worst_ratio = -1.0;
   for (std::size_t i = 0; i < n; ++i) {
-    double g = static_cast<double>(got[i]);
-    double e = static_cast<double>(expected[i]);
-    double allowed = tol.absolute + tol.relative * std::fabs(e);
-    double err = std::fabs(g - e);
-    bool bad = !(err <= allowed);  // also true for NaN
-    double ratio = std::isnan(err) ? INFINITY : (allowed > 0 ? err / allowed : (err > 0 ? INFINITY : 0));
-    if (bad) ++v.mismatches;
-    if (ratio > worst_ratio) {
-      worst_ratio = ratio;
-      v.worst_index = i;
-      v.got = g;
-      v.expected = e;
-      v.error = std::isnan(err) ? INFINITY : err;
-      v.allowed = allowed;
-    }
+    const double e = static_cast<double>(expected[i]);
+    v.add(i, static_cast<double>(got[i]), e, tol.absolute + tol.relative * std::fabs(e));
   }
-  v.pass = v.mismatches == 0;
   return v;
 }
 
