@@ -16,7 +16,7 @@ namespace {
 void require_grid_stride(const std::vector<float>& x) {
   const std::vector<float> expected = @FILE@::reference(x);
   const std::vector<float> got = course::run_once<GridStrideExercise>(x);
-  // A Verdict names the first wrong element; REQUIRE(got == expected) would print both vectors whole.
+  // A Verdict names the worst wrong element; REQUIRE(got == expected) would print both vectors whole.
   const course::Verdict v = course::compare_exact(got.data(), expected.data(), expected.size());
   INFO("n = " << x.size() << ": " << v.describe());
   REQUIRE(v.pass);

@@ -13,7 +13,7 @@ namespace {
 void require_step_matches(const std::vector<float>& x, const @FILE@::LaunchPlan& requested = {}) {
   const std::vector<float> got = @FILE@::run_gpu_once(kThisStep, x, requested);
   const std::vector<float> expected = @FILE@::reference(x);
-  // A Verdict names the first wrong element; REQUIRE(got == expected) would print both vectors whole.
+  // A Verdict names the worst wrong element; REQUIRE(got == expected) would print both vectors whole.
   const course::Verdict v = course::compare_exact(got.data(), expected.data(), expected.size());
   INFO("step " << kThisStep.number << ", n = " << x.size() << ", threads " << requested.threads << ": " << v.describe());
   REQUIRE(v.pass);
