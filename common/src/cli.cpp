@@ -54,6 +54,7 @@ struct Option {
   std::size_t size = 0, min_size = 1;
   long long integer = 0;
   std::string text;
+  std::vector<std::string> names;  // a choice option's values
 };
 }  // namespace
 
@@ -102,6 +103,14 @@ double parse_number(const std::string& text, const std::string& option) {
   if (*end != '\0' || errno == ERANGE || !std::isfinite(value))
     throw UsageError(name + ": " + quoted(text) + " is not a non-negative number");
   return value;
+}
+
+std::size_t choose(const std::string& text, const std::string& option, const std::vector<std::string>& names) {
+  const auto found = std::find(names.begin(), names.end(), text);
+  if (found != names.end()) return static_cast<std::size_t>(found - names.begin());
+  std::string listed;
+  for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
+  throw UsageError("--" + option + ": " + quoted(text) + " is not one of " + listed);
 }
 
 namespace {
@@ -207,6 +216,32 @@ CommandLine& CommandLine::add_text(const std::string& name, const std::string& d
   return *this;
 }
 
+CommandLine& CommandLine::add_choice(const std::string& name, const std::string& default_value,
+                                     std::vector<std::string> names, const std::string& help,
+                                     const std::string& placeholder) {
+  if (std::find(names.begin(), names.end(), default_value) == names.end())
+    throw std::logic_error("option --" + name + ": its default is not one of its values");
+  add_text(name, default_value, help, placeholder);
+  Option& o = parser_->options.at(name);
+  o.names = std::move(names);
+  o.cli->each([name, &o](const std::string& v) { choose(v, name, o.names); });
+  return *this;
+}
+
+CommandLine& CommandLine::add_integer_choice(const std::string& name, long long default_value,
+                                             const std::vector<long long>& values, const std::string& help) {
+  add_integer(name, default_value, help, std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max());
+  parser_->options.at(name).cli->each([=](const std::string& v) {
+    const long long value = parse_integer(v, name, std::numeric_limits<long long>::min(),
+                                          std::numeric_limits<long long>::max());
+    if (value == default_value || std::find(values.begin(), values.end(), value) != values.end()) return;
+    std::vector<std::string> listed;
+    for (long long x : values) listed.push_back(std::to_string(x));
+    choose(v, name, listed);  // throws: v is none of them
+  });
+  return *this;
+}
+
 CommandLine& CommandLine::add_flag(const std::string& name, const std::string& help) {
   parser_->add(name, Kind::Flag, help, "", "");
   return *this;
@@ -286,6 +321,12 @@ std::size_t CommandLine::size(const std::string& name) const {
 long long CommandLine::integer(const std::string& name) const { return parser_->find(name, Kind::Integer).integer; }
 
 const std::string& CommandLine::text(const std::string& name) const { return parser_->find(name, Kind::Text).text; }
+
+std::size_t CommandLine::choice(const std::string& name) const {
+  const Option& o = parser_->find(name, Kind::Text);
+  if (o.names.empty()) throw std::logic_error("option --" + name + " was not declared with add_choice");
+  return choose(o.text, name, o.names);
+}
 
 bool CommandLine::flag(const std::string& name) const { return parser_->find(name, Kind::Flag).cli->count() > 0; }
 

@@ -360,3 +360,49 @@ TEST_CASE("the first bad argument is the one named, and --help stops the reading
   REQUIRE_FALSE(help_first.ran);
   REQUIRE_THAT(help_first.help.str(), Contains("usage: prog"));
 }
+
+TEST_CASE("a choice option takes one of its names and gives its index; anything else is refused with the list") {
+  auto declare = [](course::CommandLine& cli) {
+    cli.add_choice("op", "sum", {"sum", "max", "min"}, "operator", "OP")
+        .add_integer_choice("items", 0, {8, 16, 32}, "elements per thread")
+        .add_integer_choice("ahead", 3, {1, 3}, "rows ahead");
+  };
+  std::ostringstream help;
+  course::CommandLine defaults("prog", "A test program.");
+  declare(defaults);
+  REQUIRE(parse(defaults, {}, help));
+  REQUIRE(defaults.choice("op") == 0);
+  REQUIRE(defaults.text("op") == "sum");
+  REQUIRE(defaults.integer("items") == 0);
+  REQUIRE(defaults.integer("ahead") == 3);
+
+  course::CommandLine given("prog", "A test program.");
+  declare(given);
+  REQUIRE(parse(given, {"--op", "min", "--items=16", "--ahead", "1"}, help));
+  REQUIRE(given.choice("op") == 2);
+  REQUIRE(given.integer("items") == 16);
+  REQUIRE(given.integer("ahead") == 1);
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused{
+      {{"--op", "avg"}, "--op: 'avg' is not one of sum, max, min"},
+      {{"--op", "Sum"}, "--op: 'Sum' is not one of sum, max, min"},
+      {{"--items", "12"}, "--items: '12' is not one of 8, 16, 32"},
+      {{"--items", "-8"}, "--items: '-8' is not one of 8, 16, 32"},
+      {{"--ahead", "0"}, "--ahead: '0' is not one of 1, 3"},
+      {{"--items", "x"}, "--items: 'x' is not a whole number"}};
+  for (const auto& [words, message] : refused) {
+    course::CommandLine cli("prog", "A test program.");
+    declare(cli);
+    INFO(words[0] << " " << words[1]);
+    REQUIRE_THROWS_MATCHES(parse(cli, words, help), UsageError, Catch::Matchers::Message(message));
+  }
+  course::CommandLine wrong_default("prog", "A test program.");
+  REQUIRE_THROWS_AS(wrong_default.add_choice("op", "avg", {"sum"}, "operator"), std::logic_error);
+  REQUIRE_THROWS_AS(defaults.choice("items"), std::logic_error);  // an integer option, not a choice
+}
+
+TEST_CASE("choose gives the index of a name or one line that lists them all") {
+  REQUIRE(course::choose("b", "x", {"a", "b"}) == 1);
+  REQUIRE_THROWS_MATCHES(course::choose("c", "x", {"a", "b"}), UsageError,
+                         Catch::Matchers::Message("--x: 'c' is not one of a, b"));
+}

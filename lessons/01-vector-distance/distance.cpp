@@ -262,12 +262,6 @@ std::string tensor_ceiling_name(int products) {
                        : "TF32 tensor-core rate (" + std::to_string(products) + " products per term)";
 }
 
-Type parse_type(const std::string& text) {
-  if (text != "float32" && text != "int32")
-    throw course::UsageError("--type: '" + text + "' is not one of float32, int32");
-  return text == "int32" ? Type::Int32 : Type::Float32;
-}
-
 double parse_offset(const std::string& text, Type type) {
   const double offset = course::parse_number(text, "offset");
   if (offset > 1e6) throw course::UsageError("--offset: " + text + " is too large (at most 1000000)");
@@ -288,7 +282,7 @@ Type type_of_file(const std::string& path) {
                            "; the lesson reads float32 or int32 matrices");
 }
 
-const char* type_name(Type type) { return type == Type::Int32 ? "int32" : "float32"; }
+const std::string& type_name(Type type) { return kTypeNames[static_cast<std::size_t>(type)]; }
 
 }  // namespace
 
@@ -297,7 +291,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("m", step.default_size, "rows of A (vectors on the left), rows of C", 1, most);
   cli.add_size("k", step.default_size, "rows of B (vectors on the right), columns of C", 1, most);
   cli.add_size("n", step.default_size, "elements of every vector", 1, most);
-  cli.add_text("type", "float32",
+  cli.add_choice("type", "float32", kTypeNames,
                "float32: values uniform in (offset - 1, offset + 1); int32: whole numbers in a range of width "
                "min(2000, sqrt((2^31 - 1) / N)) around the offset, so that no distance can overflow",
                "TYPE");
@@ -310,7 +304,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
   request.scalar_loads = step.takes_scalar_loads && cli.flag("scalar-loads");
-  request.type = parse_type(cli.text("type"));
+  request.type = static_cast<Type>(cli.choice("type"));
   request.offset = parse_offset(cli.text("offset"), request.type);
   if (!request.common.input.empty()) {
     const Type in_file = type_of_file(request.common.input);

@@ -162,8 +162,8 @@ struct Step {
 /// The step a program or test was built with (each step file but step 03 defines it).
 extern const Step kThisStep;
 
-/// The element type --type names ("float32" or "int32"). @throws course::UsageError for another name
-Type parse_type(const std::string& text);
+/// The names --type takes, in Type's order: the element type is Type(cli.choice("type")).
+inline const std::vector<std::string> kTypeNames{"float32", "int32"};
 /// The centre of the seeded values (--offset), for values of @p type: at most 1,000,000, and whole for
 /// int32. @throws course::UsageError for anything else
 double parse_offset(const std::string& text, Type type);

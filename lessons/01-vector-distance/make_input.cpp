@@ -17,13 +17,13 @@ int main(int argc, char** argv) {
     cli.add_size("m", 100, "rows of A", 1, most);
     cli.add_size("k", 100, "rows of B", 1, most);
     cli.add_size("n", 100, "elements of every vector", 1, most);
-    cli.add_text("type", "float32", "float32 or int32 (the same values the step programs draw)", "TYPE");
+    cli.add_choice("type", "float32", distance::kTypeNames, "float32 or int32 (the same values the step programs draw)", "TYPE");
     cli.add_text("offset", "0", "centre of the values (at most 1000000)", "X");
     cli.add_integer("seed", 1, "seed of the generator", 0, 1LL << 62);
     cli.add_text("output", "", "the file to write (required)", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     if (!cli.given("output")) throw course::UsageError("--output FILE is required");
-    const distance::Type type = distance::parse_type(cli.text("type"));
+    const distance::Type type = static_cast<distance::Type>(cli.choice("type"));
     const double offset = distance::parse_offset(cli.text("offset"), type);
     const std::size_t m = cli.size("m"), k = cli.size("k"), n = cli.size("n");
     const auto seed = static_cast<std::uint64_t>(cli.integer("seed"));

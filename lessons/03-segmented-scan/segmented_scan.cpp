@@ -22,68 +22,22 @@ namespace segscan {
 // ---------------------------------------------------------------------------------------------
 // Names
 
-namespace {
-constexpr ValueType kAllTypes[] = {ValueType::Int32, ValueType::UInt32, ValueType::Float,
-                                   ValueType::Double, ValueType::Int64, ValueType::UInt64};
-constexpr Operator kAllOperators[] = {Operator::Sum, Operator::Max, Operator::Min, Operator::Product};
-constexpr Pattern kAllPatterns[] = {Pattern::Random, Pattern::Single, Pattern::Ones, Pattern::Mixed};
-
-// Finds text among the names of `all`, or throws one line listing them.
-template <class E, std::size_t N>
-E parse_name(const std::string& text, const std::string& option, const E (&all)[N]) {
-  std::string names;
-  for (E e : all) {
-    if (text == name_of(e)) return e;
-    names += std::string(names.empty() ? "" : ", ") + name_of(e);
-  }
-  throw course::UsageError("--" + option + ": '" + text + "' is not one of " + names);
-}
-}  // namespace
-
-const char* name_of(ValueType type) {
-  switch (type) {
-    case ValueType::Int32: return "int32";
-    case ValueType::UInt32: return "uint32";
-    case ValueType::Float: return "float";
-    case ValueType::Double: return "double";
-    case ValueType::Int64: return "int64";
-    case ValueType::UInt64: return "uint64";
-  }
-  return "unknown";
-}
-
-const char* name_of(Operator op) {
-  switch (op) {
-    case Operator::Sum: return "sum";
-    case Operator::Max: return "max";
-    case Operator::Min: return "min";
-    case Operator::Product: return "product";
-  }
-  return "unknown";
-}
-
-const char* name_of(Pattern pattern) {
-  switch (pattern) {
-    case Pattern::Random: return "random";
-    case Pattern::Single: return "single";
-    case Pattern::Ones: return "ones";
-    case Pattern::Mixed: return "mixed";
-  }
-  return "unknown";
-}
+const char* name_of(ValueType type) { return kValueTypeNames[static_cast<std::size_t>(type)].c_str(); }
+const char* name_of(Operator op) { return kOperatorNames[static_cast<std::size_t>(op)].c_str(); }
+const char* name_of(Pattern pattern) { return kPatternNames[static_cast<std::size_t>(pattern)].c_str(); }
 
 std::size_t value_bytes(ValueType type) {
   return type == ValueType::Int32 || type == ValueType::UInt32 || type == ValueType::Float ? 4 : 8;
 }
 
 ValueType parse_value_type(const std::string& text, const std::string& option) {
-  return parse_name(text, option, kAllTypes);
+  return static_cast<ValueType>(course::choose(text, option, kValueTypeNames));
 }
 Operator parse_operator(const std::string& text, const std::string& option) {
-  return parse_name(text, option, kAllOperators);
+  return static_cast<Operator>(course::choose(text, option, kOperatorNames));
 }
 Pattern parse_pattern(const std::string& text, const std::string& option) {
-  return parse_name(text, option, kAllPatterns);
+  return static_cast<Pattern>(course::choose(text, option, kPatternNames));
 }
 
 template <class T, class Op>
@@ -315,9 +269,9 @@ course::Verdict check(const Problem<T>& p, const T* result) {
 
 void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("n", kDefaultCount, "elements", 1, kMaxCount);
-  cli.add_text("type", "float", "element type: int32, uint32, float, double, int64 or uint64", "TYPE");
-  cli.add_text("op", "sum", "operator: sum, max, min or product", "OP");
-  cli.add_text("segments", "random",
+  cli.add_choice("type", "float", kValueTypeNames, "element type: int32, uint32, float, double, int64 or uint64", "TYPE");
+  cli.add_choice("op", "sum", kOperatorNames, "operator: sum, max, min or product", "OP");
+  cli.add_choice("segments", "random", kPatternNames,
                "segment lengths: random (about 1000 on average), single (one segment), ones (all of length 1) "
                "or mixed (long and short)",
                "PATTERN");
@@ -325,7 +279,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
                              "synchronization (launch overhead included)");
   if (step.options & kThreadsOption) cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
   if (step.options & kItemsOption)
-    cli.add_integer("items", 0, "elements per thread: 8, 16 or 32 (0: the step's choice)", 0, 32);
+    cli.add_integer_choice("items", 0, {8, 16, 32}, "elements per thread: 8, 16 or 32 (0: the step's choice)");
   if (step.options & kPaddingOption)
     cli.add_flag("no-padding", "leave out the shared-memory padding (to see the bank conflicts it avoids)");
   if (step.options & kScalarLoadsOption)
@@ -337,17 +291,12 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
   request.n = cli.size("n");
-  request.scan.type = parse_value_type(cli.text("type"));
-  request.scan.op = parse_operator(cli.text("op"));
-  request.pattern = parse_pattern(cli.text("segments"));
+  request.scan.type = static_cast<ValueType>(cli.choice("type"));
+  request.scan.op = static_cast<Operator>(cli.choice("op"));
+  request.pattern = static_cast<Pattern>(cli.choice("segments"));
   request.host_clock = cli.flag("host-clock");
   if (step.options & kThreadsOption) request.requested.threads = static_cast<int>(cli.integer("threads"));
-  if (step.options & kItemsOption) {
-    const long long items = cli.integer("items");
-    if (items != 0 && items != 8 && items != 16 && items != 32)
-      throw course::UsageError("--items: " + std::to_string(items) + " is not one of 8, 16, 32");
-    request.requested.items = static_cast<int>(items);
-  }
+  if (step.options & kItemsOption) request.requested.items = static_cast<int>(cli.integer("items"));
   if (step.options & kPaddingOption) request.requested.padding = !cli.flag("no-padding");
   if (step.options & kScalarLoadsOption) request.requested.scalar_loads = cli.flag("scalar-loads");
   if (step.options & kStagedLoadsOption) request.requested.staged_loads = cli.flag("staged-loads");

@@ -57,9 +57,14 @@ struct Scan {
   Operator op = Operator::Sum;
 };
 
-const char* name_of(ValueType type);  ///< "int32", "uint32", "float", "double", "int64", "uint64"
-const char* name_of(Operator op);     ///< "sum", "max", "min", "product"
-const char* name_of(Pattern pattern); ///< "random", "single", "ones", "mixed"
+/// The names of the types, operators and patterns (--type, --op, --segments), in their enums' order.
+inline const std::vector<std::string> kValueTypeNames{"int32", "uint32", "float", "double", "int64", "uint64"};
+inline const std::vector<std::string> kOperatorNames{"sum", "max", "min", "product"};
+inline const std::vector<std::string> kPatternNames{"random", "single", "ones", "mixed"};
+
+const char* name_of(ValueType type);
+const char* name_of(Operator op);
+const char* name_of(Pattern pattern);
 std::size_t value_bytes(ValueType type);  ///< 4 or 8
 
 /// Parse the names above. @throws course::UsageError naming @p option and the accepted names.

@@ -114,15 +114,15 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
   cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
   cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
-  cli.add_text("check", "auto", "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
+  cli.add_choice("check", "auto", {"full", "sample", "auto"}, "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
                                 "(full up to n = 4096)", "HOW");
   if (course::runs_on_gpu(step)) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
   if (step.takes_tile)
-    cli.add_integer("tile", 0, "vertices per round and side of a tile: 64 or 128 (0: the step's choice for n)",
-                    0, 1024);
+    cli.add_integer_choice("tile", 0, {64, 128}, "vertices per round and side of a tile: 64 or 128 (0: the step's "
+                                                 "choice for n)");
   if (step.takes_plain_phases)
     cli.add_flag("plain-phases", "phases 1 and 2 written plainly: an element per thread in shared memory, two "
                                  "barriers per k");
@@ -130,8 +130,6 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
   request.check = cli.text("check");
-  if (request.check != "auto" && request.check != "full" && request.check != "sample")
-    throw course::UsageError("--check: '" + request.check + "' is not one of full, sample, auto");
   request.graph.vertices = cli.size("n");
   request.graph.density = static_cast<double>(cli.integer("density")) / 1000.0;
   request.graph.max_weight = static_cast<std::int32_t>(cli.integer("max-weight"));
@@ -141,11 +139,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.threads = static_cast<int>(cli.integer("threads"));
     request.requested.blocks = static_cast<int>(cli.integer("blocks"));
   }
-  if (step.takes_tile) {
-    request.requested.tile = static_cast<int>(cli.integer("tile"));
-    if (request.requested.tile != 0 && request.requested.tile != 64 && request.requested.tile != 128)
-      throw course::UsageError("--tile: '" + std::to_string(request.requested.tile) + "' is not one of 64, 128");
-  }
+  if (step.takes_tile) request.requested.tile = static_cast<int>(cli.integer("tile"));
   if (step.takes_plain_phases) request.requested.plain_phases = cli.flag("plain-phases");
 }
 

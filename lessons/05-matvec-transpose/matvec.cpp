@@ -101,17 +101,16 @@ constexpr std::pair<RowLayout, const char*> kLayoutNames[] = {
     {RowLayout::kAuto, "auto"},   {RowLayout::kWarp, "warp"},       {RowLayout::kBlock, "block"},
     {RowLayout::kGroup, "group"}, {RowLayout::kCluster, "cluster"}, {RowLayout::kWide, "wide"}};
 
-// The value paired with `text` among `choices` (a name and its value each), or one line naming them:
-// "--option: text is not a, b or c".
+// The --name values of a list of (value, name) pairs, in its order: cli.choice() indexes the list.
 template <class T, std::size_t N>
-T choose(const char* option, const std::string& text, const std::pair<T, const char*> (&choices)[N]) {
-  std::string names;
-  for (std::size_t i = 0; i < N; ++i) {
-    if (text == choices[i].second) return choices[i].first;
-    names += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + choices[i].second;
-  }
-  throw course::UsageError(std::string("--") + option + ": " + text + " is not " + names);
+std::vector<std::string> names_of(const std::pair<T, const char*> (&choices)[N]) {
+  std::vector<std::string> names;
+  for (const auto& choice : choices) names.push_back(choice.second);
+  return names;
 }
+
+constexpr std::pair<int, const char*> kPrefetch[] = {{1, "on"}, {-1, "off"}, {0, "auto"}};
+constexpr std::pair<int, const char*> kWarpE32Ways[] = {{0, "lines"}, {1, "first-element"}, {2, "registers"}};
 
 }  // namespace
 
@@ -170,7 +169,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
   if (step.options & kIdeasApartOptions) {
-    cli.add_integer("rows", 0, "rows at a time: 1 or 4 (0: the step's choice, 4)", 0, 4);
+    cli.add_integer_choice("rows", 0, {1, 4}, "rows at a time: 1 or 4 (0: the step's choice, 4)");
     cli.add_flag("scalar-loads", "4-byte loads even where 16-byte loads would do");
   }
   if (step.options & kSharedVectorOption)
@@ -178,24 +177,25 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.options & kWholeRowsOption)
     cli.add_flag("whole-rows", "a warp per whole row in A v, even where rows are too few to fill the GPU");
   if (step.options & kLongRowLayoutsOption)
-    cli.add_text("layout", "auto", "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)", "NAME");
+    cli.add_choice("layout", "auto", names_of(kLayoutNames),
+                   "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)");
   else if (step.options & kLayoutOption)
-    cli.add_text("layout", "auto", "who holds a row: warp or block (auto: chosen by N)", "NAME");
+    cli.add_choice("layout", "auto", names_of(kLayoutNames), "who holds a row: warp or block (auto: chosen by N)");
   if (step.options & kRowsAheadOption)
-    cli.add_integer("rows-ahead", 3, "step 08's group layout: rows whose parts a block posts before it waits for "
-                                     "the oldest's, 1 or 3", 1, 3);
+    cli.add_integer_choice("rows-ahead", 3, {1, 3}, "step 08's group layout: rows whose parts a block posts before "
+                                                    "it waits for the oldest's, 1 or 3");
   if (step.options & kPrefetchOption)
-    cli.add_text("prefetch", "auto", "step 07's warp and block layouts: on keeps the next row's loads in flight while "
+    cli.add_choice("prefetch", "auto", names_of(kPrefetch), "step 07's warp and block layouts: on keeps the next row's loads in flight while "
                                      "a row is worked on, off loads each row when it is needed (auto: on for warps, "
                                      "off for blocks)", "on|off");
   if (step.options & kWarpE32Option)
-    cli.add_text("warp-e32", "lines", "step 07's warp layout on rows of 513 to 1024 columns: read by whole lines with v "
+    cli.add_choice("warp-e32", "lines", names_of(kWarpE32Ways), "step 07's warp layout on rows of 513 to 1024 columns: read by whole lines with v "
                                       "and C in shared memory (lines), from each row's first element (first-element), "
                                       "or that with v and C in registers, one block per SM (registers)",
                  "WAY");
   if (step.options & kBlockThreadsOption)
-    cli.add_integer("block-threads", 0, "step 07's block layout: threads per block, 512 or 1024 (0: 512 up to 8192 "
-                                        "columns, else 1024)", 0, 1024);
+    cli.add_integer_choice("block-threads", 0, {512, 1024}, "step 07's block layout: threads per block, 512 or 1024 "
+                                                            "(0: 512 up to 8192 columns, else 1024)");
   if (step.options & kNoBulkCopyOption)
     cli.add_flag("no-bulk-copy", "step 08's group and wide layouts: every thread copies its own values of a row, "
                                  "where the bulk copy engine would copy the block's whole run");
@@ -209,35 +209,18 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.blocks = static_cast<int>(cli.integer("blocks"));
   }
   if (step.options & kIdeasApartOptions) {
-    const long long rows = cli.integer("rows");
-    if (rows != 0 && rows != 1 && rows != 4) throw course::UsageError("--rows: " + std::to_string(rows) + " is not 1 or 4");
-    request.requested.rows_at_a_time = static_cast<int>(rows);
+    request.requested.rows_at_a_time = static_cast<int>(cli.integer("rows"));
     request.requested.scalar_loads = cli.flag("scalar-loads");
   }
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
   if (step.options & kWholeRowsOption) request.requested.whole_rows = cli.flag("whole-rows");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
-  if (step.options & kPrefetchOption) {
-    constexpr std::pair<int, const char*> kPrefetch[] = {{1, "on"}, {-1, "off"}, {0, "auto"}};
-    request.requested.prefetch_request = choose("prefetch", cli.text("prefetch"), kPrefetch);
-  }
-  if (step.options & kWarpE32Option) {
-    constexpr std::pair<int, const char*> kWays[] = {{0, "lines"}, {1, "first-element"}, {2, "registers"}};
-    request.requested.warp_e32 = choose("warp-e32", cli.text("warp-e32"), kWays);
-  }
-  if (step.options & kBlockThreadsOption) {
-    const long long threads = cli.integer("block-threads");
-    if (threads != 0 && threads != 512 && threads != 1024)
-      throw course::UsageError("--block-threads: " + std::to_string(threads) + " is not 512 or 1024");
-    request.requested.block_threads = static_cast<int>(threads);
-  }
-  if (step.options & kRowsAheadOption) {
-    const long long ahead = cli.integer("rows-ahead");
-    if (ahead != 1 && ahead != 3) throw course::UsageError("--rows-ahead: " + std::to_string(ahead) + " is not 1 or 3");
-    request.requested.rows_ahead = static_cast<int>(ahead);
-  }
+  if (step.options & kPrefetchOption) request.requested.prefetch_request = kPrefetch[cli.choice("prefetch")].first;
+  if (step.options & kWarpE32Option) request.requested.warp_e32 = kWarpE32Ways[cli.choice("warp-e32")].first;
+  if (step.options & kBlockThreadsOption) request.requested.block_threads = static_cast<int>(cli.integer("block-threads"));
+  if (step.options & kRowsAheadOption) request.requested.rows_ahead = static_cast<int>(cli.integer("rows-ahead"));
   if (step.options & kLayoutOption) {
-    const RowLayout layout = choose("layout", cli.text("layout"), kLayoutNames);
+    const RowLayout layout = kLayoutNames[cli.choice("layout")].first;
     const bool long_row_layouts = step.options & kLongRowLayoutsOption;
     if (!long_row_layouts) require_warp_or_block_layout(layout, step.number);
     request.requested.layout = layout;

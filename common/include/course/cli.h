@@ -12,6 +12,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "course/timing.h"
 
@@ -52,6 +53,10 @@ long long parse_integer(const std::string& text, const std::string& option, long
 /// @throws UsageError for anything else
 double parse_number(const std::string& text, const std::string& option);
 
+/// The index of @p text among @p names, the values an option takes.
+/// @throws UsageError in one line that lists them: "--op: 'avg' is not one of sum, max, min, product"
+std::size_t choose(const std::string& text, const std::string& option, const std::vector<std::string>& names);
+
 /// A declared set of options and, after parse(), their values. CLI11 does the parsing and the --help
 /// layout behind this class; its headers stay in cli.cpp, as this header is compiled by nvcc in every step.
 class CommandLine {
@@ -71,6 +76,14 @@ class CommandLine {
   /// @p placeholder names the value in --help ("FILE", "GB/S", ...).
   CommandLine& add_text(const std::string& name, const std::string& default_value,
                         const std::string& help, const std::string& placeholder = "TEXT");
+  /// Declares an option that takes one of @p names (@p default_value among them); anything else is
+  /// refused as it is read, by choose()'s line. choice() gives the index of the one given in @p names.
+  CommandLine& add_choice(const std::string& name, const std::string& default_value, std::vector<std::string> names,
+                          const std::string& help, const std::string& placeholder = "NAME");
+  /// Declares a whole-number option that takes one of @p values or @p default_value (such as 0 for "the
+  /// step's choice"); anything else is refused in one line that lists @p values.
+  CommandLine& add_integer_choice(const std::string& name, long long default_value, const std::vector<long long>& values,
+                                  const std::string& help);
   /// Declares a switch that takes no value.
   CommandLine& add_flag(const std::string& name, const std::string& help);
   /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output, --copy-bandwidth,
@@ -91,7 +104,8 @@ class CommandLine {
 
   std::size_t size(const std::string& name) const;        ///< value of a size option (after --shrink)
   long long integer(const std::string& name) const;       ///< value of a whole-number option
-  const std::string& text(const std::string& name) const; ///< value of a text option
+  const std::string& text(const std::string& name) const; ///< value of a text or choice option
+  std::size_t choice(const std::string& name) const;      ///< index of a choice option's value in its names
   bool flag(const std::string& name) const;               ///< whether a switch was given
   bool given(const std::string& name) const;              ///< whether the option appeared at all
   CommonOptions common() const;                           ///< the options of add_common_options()
