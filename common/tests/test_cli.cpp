@@ -361,7 +361,7 @@ TEST_CASE("the first bad argument is the one named, and --help stops the reading
   REQUIRE_THAT(help_first.help.str(), Contains("usage: prog"));
 }
 
-TEST_CASE("a choice option takes one of its names and gives its index; anything else is refused with the list") {
+TEST_CASE("a choice option takes one of its names and gives its index, and refuses anything else with the list") {
   auto declare = [](course::CommandLine& cli) {
     cli.add_choice("op", "sum", {"sum", "max", "min"}, "operator", "OP")
         .add_integer_choice("items", 0, {8, 16, 32}, "elements per thread")
