@@ -105,12 +105,19 @@ double parse_number(const std::string& text, const std::string& option) {
   return value;
 }
 
-std::size_t choose(const std::string& text, const std::string& option, const std::vector<std::string>& names) {
-  const auto found = std::find(names.begin(), names.end(), text);
-  if (found != names.end()) return static_cast<std::size_t>(found - names.begin());
+namespace {
+// The one line that refuses a value outside an option's list, naming the list.
+UsageError not_one_of(const std::string& text, const std::string& option, const std::vector<std::string>& names) {
   std::string listed;
   for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
-  throw UsageError("--" + option + ": " + quoted(text) + " is not one of " + listed);
+  return UsageError("--" + option + ": " + quoted(text) + " is not one of " + listed);
+}
+}  // namespace
+
+std::size_t choose(const std::string& text, const std::string& option, const std::vector<std::string>& names) {
+  const auto found = std::find(names.begin(), names.end(), text);
+  if (found == names.end()) throw not_one_of(text, option, names);
+  return static_cast<std::size_t>(found - names.begin());
 }
 
 namespace {
@@ -237,7 +244,7 @@ CommandLine& CommandLine::add_integer_choice(const std::string& name, long long 
     if (value == default_value || std::find(values.begin(), values.end(), value) != values.end()) return;
     std::vector<std::string> listed;
     for (long long x : values) listed.push_back(std::to_string(x));
-    choose(v, name, listed);  // throws: v is none of them
+    throw not_one_of(v, name, listed);
   });
   return *this;
 }

@@ -82,8 +82,8 @@ class CommandLine {
                           const std::string& help, const std::string& placeholder = "NAME");
   /// Declares a whole-number option that takes one of @p values or @p default_value (such as 0 for "the
   /// step's choice"); anything else is refused in one line that lists @p values.
-  CommandLine& add_integer_choice(const std::string& name, long long default_value, const std::vector<long long>& values,
-                                  const std::string& help);
+  CommandLine& add_integer_choice(const std::string& name, long long default_value,
+                                  const std::vector<long long>& values, const std::string& help);
   /// Declares a switch that takes no value.
   CommandLine& add_flag(const std::string& name, const std::string& help);
   /// Declares --seed, --reps, --warmup, --csv, --json, --input, --output, --copy-bandwidth,

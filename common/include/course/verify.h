@@ -33,7 +33,23 @@ struct Verdict {
   }
   /// add() with |got - expected| as the caller computed it, in a wider type than double.
   void add(std::size_t index, double got_value, double expected_value, double allowance, double difference) {
-    const bool bad = !(difference <= allowance);
+    weigh(index, got_value, expected_value, allowance, difference, !(difference <= allowance));
+  }
+  /// Weighs element @p index of an exact comparison, known to differ from its reference: always a
+  /// mismatch, even where the two are the same number once converted to double (64-bit integers).
+  void add_mismatch(std::size_t index, double got_value, double expected_value) {
+    weigh(index, got_value, expected_value, 0.0, std::fabs(got_value - expected_value), true);
+  }
+
+  /// One line: "PASS (n checked, exact)" or "FAIL: k of n differ, worst at [i]: got .., expected ..".
+  /// When @p columns is non-zero the index is shown as [row][column] of a row-major matrix.
+  std::string describe(std::size_t columns = 0) const;
+
+ private:
+  // Counts a mismatch when @p bad; keeps the element as the worst when its share (error over allowance,
+  // infinite for a mismatch with none) is the largest yet, or as large with a larger error.
+  void weigh(std::size_t index, double got_value, double expected_value, double allowance, double difference,
+             bool bad) {
     if (bad) {
       ++mismatches;
       pass = false;
@@ -49,20 +65,6 @@ struct Verdict {
       allowed = allowance;
     }
   }
-  /// Weighs element @p index of an exact comparison, known to differ from its reference: always a
-  /// mismatch, even where the two are the same number once converted to double (64-bit integers).
-  void add_mismatch(std::size_t index, double got_value, double expected_value) {
-    const std::size_t before = mismatches;
-    add(index, got_value, expected_value, 0.0);
-    if (mismatches == before) {
-      ++mismatches;
-      pass = false;
-    }
-  }
-
-  /// One line: "PASS (n checked, exact)" or "FAIL: k of n differ, worst at [i]: got .., expected ..".
-  /// When @p columns is non-zero the index is shown as [row][column] of a row-major matrix.
-  std::string describe(std::size_t columns = 0) const;
 };
 
 /// Allowed difference |got - expected| <= absolute + relative * |expected|.
