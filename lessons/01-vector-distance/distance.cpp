@@ -292,9 +292,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("k", step.default_size, "rows of B (vectors on the right), columns of C", 1, most);
   cli.add_size("n", step.default_size, "elements of every vector", 1, most);
   cli.add_choice("type", "float32", kTypeNames,
-               "float32: values uniform in (offset - 1, offset + 1); int32: whole numbers in a range of width "
-               "min(2000, sqrt((2^31 - 1) / N)) around the offset, so that no distance can overflow",
-               "TYPE");
+                 "float32: values uniform in (offset - 1, offset + 1); int32: whole numbers in a range of width "
+                 "min(2000, sqrt((2^31 - 1) / N)) around the offset, so that no distance can overflow",
+                 "TYPE");
   cli.add_text("offset", "0", "centre of the seeded values (at most 1000000): a large offset puts the vectors far "
                               "from the origin and close to each other, where the norm expansion loses accuracy",
                "X");

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
     cli.add_size("m", 100, "rows of A", 1, most);
     cli.add_size("k", 100, "rows of B", 1, most);
     cli.add_size("n", 100, "elements of every vector", 1, most);
-    cli.add_choice("type", "float32", distance::kTypeNames, "float32 or int32 (the same values the step programs draw)", "TYPE");
+    cli.add_choice("type", "float32", distance::kTypeNames, "float32 or int32 (the same values the step programs draw)",
+                   "TYPE");
     cli.add_text("offset", "0", "centre of the values (at most 1000000)", "X");
     cli.add_integer("seed", 1, "seed of the generator", 0, 1LL << 62);
     cli.add_text("output", "", "the file to write (required)", "FILE");

@@ -14,9 +14,12 @@ int main(int argc, char** argv) {
     course::CommandLine cli("lesson03_make_input",
                             "Writes a lesson 03 test file: the values (1 x n), then the head flags (1 x n int32).");
     cli.add_size("n", 1000, "elements", 1, segscan::kMaxCount);
-    cli.add_choice("type", "float", segscan::kValueTypeNames, "element type: int32, uint32, float, double, int64 or uint64", "TYPE");
-    cli.add_choice("op", "sum", segscan::kOperatorNames, "the operator the values are meant for (products get values near 1)", "OP");
-    cli.add_choice("segments", "random", segscan::kPatternNames, "segment lengths: random, single, ones or mixed", "PATTERN");
+    cli.add_choice("type", "float", segscan::kValueTypeNames,
+                   "element type: int32, uint32, float, double, int64 or uint64", "TYPE");
+    cli.add_choice("op", "sum", segscan::kOperatorNames,
+                   "the operator the values are meant for (products get values near 1)", "OP");
+    cli.add_choice("segments", "random", segscan::kPatternNames, "segment lengths: random, single, ones or mixed",
+                   "PATTERN");
     cli.add_integer("seed", 1, "seed of the generator", 0, 1LL << 62);
     cli.add_text("output", "", "the file to write (required)", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;

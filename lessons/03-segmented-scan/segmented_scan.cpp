@@ -30,16 +30,6 @@ std::size_t value_bytes(ValueType type) {
   return type == ValueType::Int32 || type == ValueType::UInt32 || type == ValueType::Float ? 4 : 8;
 }
 
-ValueType parse_value_type(const std::string& text, const std::string& option) {
-  return static_cast<ValueType>(course::choose(text, option, kValueTypeNames));
-}
-Operator parse_operator(const std::string& text, const std::string& option) {
-  return static_cast<Operator>(course::choose(text, option, kOperatorNames));
-}
-Pattern parse_pattern(const std::string& text, const std::string& option) {
-  return static_cast<Pattern>(course::choose(text, option, kPatternNames));
-}
-
 template <class T, class Op>
 Scan scan_of() {
   Scan s;
@@ -269,12 +259,13 @@ course::Verdict check(const Problem<T>& p, const T* result) {
 
 void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("n", kDefaultCount, "elements", 1, kMaxCount);
-  cli.add_choice("type", "float", kValueTypeNames, "element type: int32, uint32, float, double, int64 or uint64", "TYPE");
+  cli.add_choice("type", "float", kValueTypeNames, "element type: int32, uint32, float, double, int64 or uint64",
+                 "TYPE");
   cli.add_choice("op", "sum", kOperatorNames, "operator: sum, max, min or product", "OP");
   cli.add_choice("segments", "random", kPatternNames,
-               "segment lengths: random (about 1000 on average), single (one segment), ones (all of length 1) "
-               "or mixed (long and short)",
-               "PATTERN");
+                 "segment lengths: random (about 1000 on average), single (one segment), ones (all of length 1) "
+                 "or mixed (long and short)",
+                 "PATTERN");
   cli.add_flag("host-clock", "time each run on the host's clock, from the first launch to the end of a stream "
                              "synchronization (launch overhead included)");
   if (step.options & kThreadsOption) cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);

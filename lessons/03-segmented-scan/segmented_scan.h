@@ -57,7 +57,8 @@ struct Scan {
   Operator op = Operator::Sum;
 };
 
-/// The names of the types, operators and patterns (--type, --op, --segments), in their enums' order.
+/// The names of the types, operators and patterns (--type, --op, --segments), in their enums' order:
+/// the programs declare them with CommandLine::add_choice, and choice() is the enum's value.
 inline const std::vector<std::string> kValueTypeNames{"int32", "uint32", "float", "double", "int64", "uint64"};
 inline const std::vector<std::string> kOperatorNames{"sum", "max", "min", "product"};
 inline const std::vector<std::string> kPatternNames{"random", "single", "ones", "mixed"};
@@ -66,11 +67,6 @@ const char* name_of(ValueType type);
 const char* name_of(Operator op);
 const char* name_of(Pattern pattern);
 std::size_t value_bytes(ValueType type);  ///< 4 or 8
-
-/// Parse the names above. @throws course::UsageError naming @p option and the accepted names.
-ValueType parse_value_type(const std::string& text, const std::string& option = "type");
-Operator parse_operator(const std::string& text, const std::string& option = "op");
-Pattern parse_pattern(const std::string& text, const std::string& option = "segments");
 
 /// Calls f(T{}, Op{}) with the C++ types that @p scan names (one of 24 combinations) and returns what
 /// it returns. Every step's run() goes through here, so each step's templates are instantiated for

@@ -114,8 +114,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_integer("density", 50, "edges per thousand possible pairs inside a part", 0, 1000);
   cli.add_integer("max-weight", 1000, "edge weights are drawn from [1, max-weight]", 1, kNoEdge - 1);
   cli.add_integer("parts", 4, "parts of the graph with no edges between them", 1, 1000000);
-  cli.add_choice("check", "auto", {"full", "sample", "auto"}, "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto "
-                                "(full up to n = 4096)", "HOW");
+  cli.add_choice("check", "auto", {"full", "sample", "auto"},
+                 "full (every distance against the CPU), sample (48 rows by Dijkstra), or auto (full up to n = 4096)",
+                 "HOW");
   if (course::runs_on_gpu(step)) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);

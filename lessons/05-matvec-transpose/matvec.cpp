@@ -185,14 +185,16 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_integer_choice("rows-ahead", 3, {1, 3}, "step 08's group layout: rows whose parts a block posts before "
                                                     "it waits for the oldest's, 1 or 3");
   if (step.options & kPrefetchOption)
-    cli.add_choice("prefetch", "auto", names_of(kPrefetch), "step 07's warp and block layouts: on keeps the next row's loads in flight while "
-                                     "a row is worked on, off loads each row when it is needed (auto: on for warps, "
-                                     "off for blocks)", "on|off");
+    cli.add_choice("prefetch", "auto", names_of(kPrefetch),
+                   "step 07's warp and block layouts: on keeps the next row's loads in flight while a row is worked "
+                   "on, off loads each row when it is needed (auto: on for warps, off for blocks)",
+                   "on|off");
   if (step.options & kWarpE32Option)
-    cli.add_choice("warp-e32", "lines", names_of(kWarpE32Ways), "step 07's warp layout on rows of 513 to 1024 columns: read by whole lines with v "
-                                      "and C in shared memory (lines), from each row's first element (first-element), "
-                                      "or that with v and C in registers, one block per SM (registers)",
-                 "WAY");
+    cli.add_choice("warp-e32", "lines", names_of(kWarpE32Ways),
+                   "step 07's warp layout on rows of 513 to 1024 columns: read by whole lines with v and C in shared "
+                   "memory (lines), from each row's first element (first-element), or that with v and C in registers, "
+                   "one block per SM (registers)",
+                   "WAY");
   if (step.options & kBlockThreadsOption)
     cli.add_integer_choice("block-threads", 0, {512, 1024}, "step 07's block layout: threads per block, 512 or 1024 "
                                                             "(0: 512 up to 8192 columns, else 1024)");

@@ -42,12 +42,18 @@ std::vector<std::size_t> lengths(const std::vector<std::uint8_t>& flags) {
 }  // namespace
 
 TEST_CASE("names parse, and unknown names get one line listing the known ones") {
-  REQUIRE(segscan::parse_value_type("uint64") == segscan::ValueType::UInt64);
-  REQUIRE(segscan::parse_operator("product") == segscan::Operator::Product);
-  REQUIRE(segscan::parse_pattern("mixed") == Pattern::Mixed);
-  REQUIRE_THROWS_WITH(segscan::parse_value_type("int8"), Contains("'int8' is not one of int32, uint32, float"));
-  REQUIRE_THROWS_WITH(segscan::parse_operator("avg"), Contains("'avg' is not one of sum, max, min, product"));
-  REQUIRE_THROWS_WITH(segscan::parse_pattern("none"), Contains("is not one of random, single, ones, mixed"));
+  // The programs read --type, --op and --segments as indexes into these lists (CommandLine::choice).
+  REQUIRE(static_cast<segscan::ValueType>(course::choose("uint64", "type", segscan::kValueTypeNames)) ==
+          segscan::ValueType::UInt64);
+  REQUIRE(static_cast<segscan::Operator>(course::choose("product", "op", segscan::kOperatorNames)) ==
+          segscan::Operator::Product);
+  REQUIRE(static_cast<Pattern>(course::choose("mixed", "segments", segscan::kPatternNames)) == Pattern::Mixed);
+  REQUIRE_THROWS_WITH(course::choose("int8", "type", segscan::kValueTypeNames),
+                      Contains("'int8' is not one of int32, uint32, float"));
+  REQUIRE_THROWS_WITH(course::choose("avg", "op", segscan::kOperatorNames),
+                      Contains("'avg' is not one of sum, max, min, product"));
+  REQUIRE_THROWS_WITH(course::choose("none", "segments", segscan::kPatternNames),
+                      Contains("is not one of random, single, ones, mixed"));
 }
 
 TEST_CASE("every pattern starts with a head and has the segments it promises") {
