@@ -311,6 +311,17 @@ function(course_add_exercise)
   if(solution_file AND EXISTS ${solution_file})
     list(APPEND sides solution)
   endif()
+  # The instructor's hidden test cases (solutions/<lesson>/grade_<name>_hidden.cpp, tagged [hidden]): in
+  # the grading test of the solution (which must pass them) and of the stub (which must fail them), never
+  # in a student's copy, which has no solutions/.
+  set(hidden_grader ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/grade_${E_NAME}_hidden.cpp)
+  set(graders ${E_GRADER})
+  if(EXISTS ${hidden_grader})
+    list(APPEND graders ${hidden_grader})
+  endif()
+  if(EXISTS ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir})
+  endif()
   foreach(side IN LISTS sides)
     if(side STREQUAL "exercise")
       set(source ${exercise_file})
@@ -323,7 +334,7 @@ function(course_add_exercise)
     add_executable(${base}_bench ${E_BENCH})
     target_link_libraries(${base}_bench PRIVATE ${base}_impl)
     if(COURSE_BUILD_TESTS)
-      add_executable(${base}_grade ${E_GRADER})
+      add_executable(${base}_grade ${graders})
       target_link_libraries(${base}_grade PRIVATE ${base}_impl course_catch_main_gpu)
     endif()
   endforeach()
@@ -364,14 +375,30 @@ function(course_add_exercise)
   endif()
 endfunction()
 
-# The targets of ./course grade-class: for the student numbered K in the list COURSE_SUBMISSIONS,
-# submission_K_grade and submission_K_bench, written to bin/students/K/ under the exercise's own
-# program names. The grading test and the benchmark are compiled once, as object libraries.
-# exercise<nn>_<name>_cases is the grading test with the course's stub: grade-class lists the test's
-# cases with it, as a student's program could print anything.
+# The targets of ./course grade-class, in the class's build tree (a copy of the course without
+# solutions/, configured with COURSE_SUBMISSIONS): for the student numbered K in that list,
+#   submission_K_impl   the student's file alone, as a shared library (bin/students/K/libsubmission.so)
+#                       that exports only the exercise's contract, the functions the grading test and
+#                       the benchmark call (<exercise>_contract.map, from the stub's symbols); whatever
+#                       else the file defines (a main, a definition of the course's or Catch's own
+#                       functions, a template of the grader's specialised) stays inside it, so it cannot
+#                       take the place of the grader's code. Compiled through COURSE_SUBMISSION_LAUNCHER
+#                       (common/tools/compile_submission.sh: confined, time-, memory- and output-limited).
+#   submission_K_grade, submission_K_bench   the grading test and the benchmark linked to it, written to
+#                       bin/students/K/ under the exercise's own program names.
+# The grading test (with the hidden cases of COURSE_HIDDEN_TESTS, the instructor's, where given) and the
+# benchmark are compiled once, as object libraries. <exercise>_cases is the grading test with the
+# course's stub: grade-class lists the test's cases with it, as a student's program could print anything.
 function(_course_add_submissions lesson name grader bench stub libraries)
   set(base exercise${lesson}_${name})
-  add_library(${base}_grade_objects OBJECT ${grader})
+  set(graders ${grader})
+  if(COURSE_HIDDEN_TESTS)
+    if(NOT EXISTS ${COURSE_HIDDEN_TESTS})
+      message(FATAL_ERROR "COURSE_HIDDEN_TESTS: ${COURSE_HIDDEN_TESTS} does not exist")
+    endif()
+    list(APPEND graders ${COURSE_HIDDEN_TESTS})
+  endif()
+  add_library(${base}_grade_objects OBJECT ${graders})
   target_link_libraries(${base}_grade_objects PUBLIC ${libraries} course_catch_main_gpu)
   add_library(${base}_stub_impl OBJECT ${stub})
   target_link_libraries(${base}_stub_impl PUBLIC ${libraries})
@@ -379,7 +406,19 @@ function(_course_add_submissions lesson name grader bench stub libraries)
   target_link_libraries(${base}_cases PRIVATE ${base}_stub_impl course_catch_main_gpu)
   add_library(${base}_bench_objects OBJECT ${bench})
   target_link_libraries(${base}_bench_objects PUBLIC ${libraries})
-  set(grade_needs course_catch_main_gpu)  # what each program links besides the student's objects
+  # The contract: what the stub defines that the grading test or the benchmark calls.
+  set(contract ${CMAKE_CURRENT_BINARY_DIR}/${base}_contract.map)
+  add_custom_command(OUTPUT ${contract}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/common/tools/contract_symbols.sh ${contract}
+            "$<TARGET_OBJECTS:${base}_stub_impl>" -- "$<TARGET_OBJECTS:${base}_grade_objects>"
+            "$<TARGET_OBJECTS:${base}_bench_objects>"
+    DEPENDS ${PROJECT_SOURCE_DIR}/common/tools/contract_symbols.sh ${base}_stub_impl ${base}_grade_objects
+            ${base}_bench_objects "$<TARGET_OBJECTS:${base}_stub_impl>" "$<TARGET_OBJECTS:${base}_grade_objects>"
+            "$<TARGET_OBJECTS:${base}_bench_objects>"
+    COMMENT "The contract of exercise ${lesson} ${name}: the symbols a submission exports"
+    COMMAND_EXPAND_LISTS VERBATIM)
+  add_custom_target(${base}_contract DEPENDS ${contract})
+  set(grade_needs course_catch_main_gpu)  # what each program links besides the student's library
   set(bench_needs "")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COURSE_SUBMISSIONS})
   file(STRINGS ${COURSE_SUBMISSIONS} entries)
@@ -389,13 +428,21 @@ function(_course_add_submissions lesson name grader bench stub libraries)
     endif()
     set(k ${CMAKE_MATCH_1})
     set(file ${CMAKE_MATCH_2})
-    add_library(submission_${k}_impl OBJECT "${file}")
-    target_link_libraries(submission_${k}_impl PUBLIC ${libraries})
+    set(folder ${CMAKE_BINARY_DIR}/bin/students/${k})
+    add_library(submission_${k}_impl SHARED "${file}")
+    target_link_libraries(submission_${k}_impl PRIVATE ${libraries})
+    target_link_options(submission_${k}_impl PRIVATE "LINKER:--version-script=${contract}" "LINKER:--no-undefined")
+    add_dependencies(submission_${k}_impl ${base}_contract)
+    set_target_properties(submission_${k}_impl PROPERTIES OUTPUT_NAME submission LIBRARY_OUTPUT_DIRECTORY ${folder}
+                          LINK_DEPENDS ${contract} CUDA_RUNTIME_LIBRARY Shared POSITION_INDEPENDENT_CODE ON)
+    if(COURSE_SUBMISSION_LAUNCHER)
+      set_target_properties(submission_${k}_impl PROPERTIES CUDA_COMPILER_LAUNCHER "${COURSE_SUBMISSION_LAUNCHER};${k}"
+                            CXX_COMPILER_LAUNCHER "${COURSE_SUBMISSION_LAUNCHER};${k}")
+    endif()
     foreach(kind IN ITEMS grade bench)
       add_executable(submission_${k}_${kind} $<TARGET_OBJECTS:${base}_${kind}_objects>)
-      target_link_libraries(submission_${k}_${kind} PRIVATE submission_${k}_impl ${${kind}_needs})
-      set_target_properties(submission_${k}_${kind} PROPERTIES OUTPUT_NAME ${base}_${kind}
-                            RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin/students/${k})
+      target_link_libraries(submission_${k}_${kind} PRIVATE submission_${k}_impl ${libraries} ${${kind}_needs})
+      set_target_properties(submission_${k}_${kind} PROPERTIES OUTPUT_NAME ${base}_${kind} RUNTIME_OUTPUT_DIRECTORY ${folder})
     endforeach()
   endforeach()
 endfunction()

@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# Tests `./course grade-class` on a made-up class of sixteen, each submission for exercise 02 argmax
-# written from the course's own solution or stub:
-#   alice  the solution, a lone file                      ivan   the solution, printing lines that
-#   bob    a whole copy of the course, stub untouched,           look like the benchmark's CSV
-#          and a broken argmax.cu outside exercises/      judy   the solution, crashing (SIGSEGV) on
-#   carol  a syntax error                                        odd sizes
-#   dave   ties go to the larger index                    kim    the solution, spinning on the CPU
-#   erin   a kernel that never ends                       leo    the solution, taking all the GPU's
-#   frank  the solution, writing past its scratch                memory and never giving it back
-#          buffer (memcheck's to find)                    mallory the solution, printing megabytes
-#   grace  the file under another name                    nick   the solution, writing over alice's
-#   heidi  the stub, and a grading test edited                   row and feedback and outside the
-#          to pass anything                                      grading folder
-#                                                         olivia the solution with a race in shared
-#                                                                memory (racecheck's to find)
-#                                                         peggy  the solution, graded after them all
-# Without a GPU every build is checked (who compiles, which file was found) and grading exits 77; on
-# a GPU every verdict is checked too: passes, failures, time-outs, crashes, too much output, the
-# compute-sanitizer findings and what they cost, the points, the leaderboard, and that no submission
-# changed another's grading or wrote outside its folder.
+# Tests `./course grade-class` on a made-up class of twenty-six, each submission for exercise 02 argmax
+# written from the course's own solution or stub. The first sixteen make every mistake and misbehaviour
+# of a running program; the ten after them try to get marks without the work, or to harm the gradebook:
+#   alice  the solution, a lone file                      quentin #include "../../solutions/.../argmax.cu"
+#   bob    a whole copy of the course, stub untouched,    rachel  #include of the solution by its full path
+#          and a broken argmax.cu outside exercises/      sybil   #include "/etc/os-release", a file of the
+#   carol  a syntax error                                         machine, for its lines in the errors
+#   dave   ties go to the larger index                    trent   #include "/dev/zero", a file that never ends
+#   erin   a kernel that never ends                       uma     a file that includes itself without end
+#   frank  the solution, writing past its scratch         victor  a folder named as a spreadsheet formula,
+#          buffer (memcheck's to find)                            quotes and commas, and a syntax error
+#   grace  the file under another name                    walter  the solution, calling exit(0) in argmax()
+#   heidi  the stub, and a grading test edited            xavier  no kernel: its own run_once<> in place of
+#          to pass anything                                       the grader's, answering from the CPU
+#   ivan   the solution, printing lines that look like    yolanda the stub, with a main of its own (weak)
+#          the benchmark's CSV                                    that passes every case
+#   judy   the solution, crashing on odd sizes            zack    the stub, that loads alice's compiled
+#   kim    the solution, spinning on the CPU                      library at run time and answers with it
+#   leo    the solution, taking all the GPU's memory
+#   mallory the solution, printing megabytes              peggy   the solution with its comments taken
+#   nick   the solution, writing over alice's row and             out (the same code as alice's), graded
+#          feedback and outside the grading folder                after them all
+#   olivia the solution with a race in shared memory (racecheck's to find)
+# Without a GPU every build is checked (who compiles, who is refused and why, which file was found) and
+# grading exits 77; on a GPU every verdict is checked too: passes, failures, time-outs, crashes, early
+# ends, too much output, the compute-sanitizer findings and what they cost, the points, the
+# leaderboard, and that no submission changed another's grading, wrote outside its folder or read what
+# is not its own. Then, on the same class:
+#   - identical.csv groups alice and peggy (the solution's code) and bob and heidi (the stub), and no
+#     feedback mentions it; every gradebook row has its 14 cells, and no cell begins as a formula;
+#   - `--only carol zoe` grades carol again (her file fixed) and zoe, who sent hers late, and merges
+#     them into the gradebook: every other row is as it was, to the byte;
+#   - a flat download of Canvas and Moodle files (a late one, one sent twice, one with notes beside,
+#     one without the exercise) is graded as a class: the gradebook's ids, the file graded and the
+#     note in each feedback, and the imports in lms/canvas.csv and lms/moodle.csv.
 # ./course grade-class builds into WORK_DIR/build, a new build, never the course's build/;
 # COURSE_CMAKE_ARGS (e.g. a compiler launcher) is passed on to it and to the class's build.
 # Usage: common/tests/test_grade_class.sh [WORK_DIR]   (default: a temporary folder, removed afterwards);
@@ -44,6 +59,7 @@ stub=$root/exercises/02-max-reduction/argmax.cu
 class=$work/class
 rm -rf "$class" "$work/grades"
 mkdir -p "$class"/{alice,bob,carol,dave,erin,frank,grace,heidi,ivan,judy,kim,leo,mallory,nick,olivia,peggy}
+mkdir -p "$class"/{quentin,rachel,sybil,trent,uma,victor,walter,xavier,yolanda,zack}
 
 # edit FILE EXPECTED SED-SCRIPT: applies the script and checks that it changed something.
 edit() {
@@ -86,78 +102,264 @@ first_call mallory 'for (int line = 0; line < 2000000; ++line) std::printf("spam
 first_call nick "if (FILE* f = std::fopen(\"$work/grades/rows/alice.csv\", \"w\")) std::fclose(f); std::remove(\"$work/grades/feedback/alice.txt\"); if (FILE* f = std::fopen(\"$work/outside.txt\", \"w\")) std::fclose(f);"
 cp "$solution" "$class/olivia/argmax.cu"
 edit "$class/olivia/argmax.cu" olivia 's|^  if (lane == 0) warp_best\[warp\] = best;$|  __shared__ volatile int last_warp;  // every warp writes it, no barrier between: a race\n  if (lane == 0) last_warp = warp;\n&|'
-cp "$solution" "$class/peggy/argmax.cu"
+# peggy: the solution less its comment lines, the same code in another file.
+sed -e '/^ *\/\//d' "$solution" >"$class/peggy/argmax.cu"
+cmp -s "$solution" "$class/peggy/argmax.cu" && fail "peggy's file is the solution's, byte for byte"
+
+# Those after marks without the work, or after the gradebook.
+echo '#include "../../solutions/02-max-reduction/argmax.cu"' >"$class/quentin/argmax.cu"
+echo "#include \"$solution\"" >"$class/rachel/argmax.cu"
+echo '#include "/etc/os-release"' >"$class/sybil/argmax.cu"
+echo '#include "/dev/zero"' >"$class/trent/argmax.cu"
+printf '%s\n' '// Each level includes this file twice: 2^40 includes.' '#if __INCLUDE_LEVEL__ < 40' '#include __FILE__' \
+  '#include __FILE__' '#endif' >"$class/uma/argmax.cu"
+formula='=HYPERLINK("grades.example"&A1,"see")'
+mkdir -p "$class/victor/$formula"
+cp "$solution" "$class/victor/$formula/argmax.cu"
+edit "$class/victor/$formula/argmax.cu" victor 's/constexpr int kThreads = 256;/constexpr int kThreads = 256/'
+cp "$solution" "$class/walter/argmax.cu"
+edit "$class/walter/argmax.cu" walter 's/^  const int blocks = grid_size(n);$/  std::exit(0);  \/\/ ends the grading test here, with exit code 0\n&/'
+edit "$class/walter/argmax.cu" walter 's/^#include <cmath>$/&\n#include <cstdlib>/'
+cat >"$class/xavier/argmax.cu" <<'XAVIER'
+// No kernel: the grading test's run_once<ArgmaxExercise>, specialised here to answer from the CPU. In a
+// program linked with this file the definition here would stand in for the grader's own.
+#include "argmax.h"
+#include "exercise_support.h"
+
+namespace course {
+template <>
+exercise02::ArgMax run_once<exercise02::ArgmaxExercise>(const exercise02::Array& input) {
+  return exercise02::ArgmaxExercise::reference(input.values);
+}
+}  // namespace course
+
+namespace exercise02 {
+std::size_t argmax_scratch_bytes(std::size_t) { return 16; }
+void argmax(const float*, std::size_t, ArgMax*, void*, cudaStream_t) {}
+}  // namespace exercise02
+XAVIER
+cp "$stub" "$class/yolanda/argmax.cu"
+echo '__attribute__((weak)) int main() { return 0; }  // passes every case, if it is the program'"'"'s main' \
+  >>"$class/yolanda/argmax.cu"
+cat >"$class/zack/argmax.cu" <<'ZACK'
+// The stub's answer, unless another student's compiled library can be loaded: then that student's.
+#include "argmax.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <climits>
+#include <string>
+
+namespace exercise02 {
+namespace {
+// The library of the first student (alice), beside this program's folder, if it can be opened.
+void* other() {
+  char self[PATH_MAX] = {};
+  if (readlink("/proc/self/exe", self, sizeof self - 1) <= 0) return nullptr;
+  std::string folder(self);
+  folder = folder.substr(0, folder.rfind('/'));
+  return dlopen((folder + "/../1/libsubmission.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+}
+}  // namespace
+
+std::size_t argmax_scratch_bytes(std::size_t n) {
+  if (void* library = other())
+    if (void* f = dlsym(library, "_ZN10exercise0220argmax_scratch_bytesEm"))
+      return reinterpret_cast<std::size_t (*)(std::size_t)>(f)(n);
+  return 16;
+}
+
+void argmax(const float* values, std::size_t n, ArgMax* result, void* scratch, cudaStream_t stream) {
+  if (void* library = other())
+    if (void* f = dlsym(library, "_ZN10exercise026argmaxEPKfmPNS_6ArgMaxEPvP11CUstream_st"))
+      return reinterpret_cast<void (*)(const float*, std::size_t, ArgMax*, void*, cudaStream_t)>(f)(values, n, result,
+                                                                                                    scratch, stream);
+}
+}  // namespace exercise02
+ZACK
 [ $make_class_only -eq 0 ] || exit 0
 
 status=0
 rm -rf "$work/build"
 rm -f "$work/outside.txt"
-COURSE_BUILD_DIR=$work/build "$root/course" grade-class 02 argmax "$class" --out "$work/grades" --time-limit 20 \
-  >"$work/grade-class.out" 2>&1 || status=$?
+grade() {  # grade OUT-FILE ARGUMENTS...: ./course grade-class 02 argmax ARGUMENTS..., its exit code in $status
+  local log=$1
+  shift
+  status=0
+  COURSE_BUILD_DIR=$work/build "$root/course" grade-class 02 argmax "$@" --time-limit 20 --compile-time-limit 30 \
+    >"$work/$log" 2>&1 || status=$?
+  [ $status -eq 0 ] || [ $status -eq 77 ] || { tail -20 "$work/$log"; fail "grade-class $* exited with $status"; }
+}
+grade grade-class.out "$class" --out "$work/grades"
 book=$work/grades/gradebook.csv
 [ -f "$book" ] || { tail -20 "$work/grade-class.out"; fail "no gradebook (exit code $status)"; }
-# row STUDENT: the student's gradebook row.
-row() { grep "^\"$1\"," "$book" || fail "no gradebook row for $1"; }
-field() { row "$1" | awk -v n="$2" -F'","|,' '{ print $n }' | tr -d '"'; }
+# cell STUDENT COLUMN: a cell of the gradebook, read as a spreadsheet reads CSV.
+cell() {
+  python3 - "$book" "$1" "$2" <<'PY' || fail "no gradebook cell $2 for $1"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["student"] == sys.argv[2]]
+sys.exit(1) if len(rows) != 1 else print(rows[0][sys.argv[3]])
+PY
+}
+row() { grep -F "$1," "$book" | head -1; }
+# Every row has its 14 cells, and no cell would run as a formula in a spreadsheet.
+python3 - "$book" <<'PY' || fail "the gradebook's rows are not all whole, or a cell begins as a formula"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+bad = [r for r in rows if len(r) != 14 or any(c[:1] in ("=", "+", "-", "@", "\t", "\r") for c in r)]
+sys.exit(print(bad) or 1) if bad else None
+PY
 
-[ "$(grep -c '^"' "$book")" -eq 16 ] || fail "the gradebook does not have 16 rows"
-[ "$(field bob 2)" = "course/exercises/02-max-reduction/argmax.cu" ] || fail "bob's file was not the one in exercises/: $(row bob)"
-[ "$(field carol 3)" = "compile error" ] || fail "carol's syntax error was not a compile error: $(row carol)"
+[ "$(($(wc -l <"$book") - 1))" -eq 26 ] || fail "the gradebook does not have 26 rows"
+[ "$(cell bob file)" = "course/exercises/02-max-reduction/argmax.cu" ] || fail "bob's file was not the one in exercises/: $(row bob)"
+grep -q 'also found: course/scratch/argmax.cu' "$work/grades/feedback/bob.txt" || fail "bob's feedback does not name his other file"
+[ "$(cell carol build)" = "compile error" ] || fail "carol's syntax error was not a compile error: $(row carol)"
 grep -q "error" "$work/grades/feedback/carol.txt" || fail "carol's feedback does not show the compiler's error"
-[ "$(field grace 3)" = "missing file" ] || fail "grace's misnamed file was not reported missing: $(row grace)"
-for student in alice bob dave erin frank heidi ivan judy kim leo mallory nick olivia peggy; do
-  [ "$(field "$student" 3)" = built ] || fail "$student's submission did not build: $(row "$student")"
+[ "$(cell grace build)" = "missing file" ] || fail "grace's misnamed file was not reported missing: $(row grace)"
+for student in alice bob dave erin frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
+  [ "$(cell "$student" build)" = built ] || fail "$student's submission did not build: $(row "$student")"
 done
+# Those who reach for files that are not the exercise's: zero, with a reason of one line, and nothing
+# of those files in their feedback.
+[ "$(cell quentin build)" = "compile error" ] && cell quentin first_failure | grep -q 'No such file' ||
+  fail "quentin's include of the solution by a relative path was found: $(row quentin)"
+for student in rachel sybil; do
+  [ "$(cell $student build)" = refused ] && cell $student first_failure | grep -q '^it includes .*, outside what a submission may include' ||
+    fail "$student's include of a file outside the exercise was not refused: $(row $student)"
+done
+! grep -q -E 'PRETTY_NAME|VERSION_ID|HOME_URL' "$work/grades/feedback/sybil.txt" || fail "the lines of /etc/os-release reached sybil's feedback"
+for student in quentin rachel; do
+  ! grep -q -F 'The solution: two launches' "$work/grades/feedback/$student.txt" || fail "the solution's text reached $student's feedback"
+done
+[[ $(cell trent build) =~ ^(refused|compile\ time-out|compile\ error)$ ]] || fail "trent's endless file was compiled: $(row trent)"
+[ "$(cell uma build)" = "compile time-out" ] && cell uma first_failure | grep -q 'time limit (30 s)' ||
+  fail "uma's endless includes were not stopped at the compile time limit: $(row uma)"
+for student in quentin rachel sybil trent uma victor; do
+  [ "$(cell $student points)" = 0 ] && [ -n "$(cell $student first_failure)" ] || fail "$student earned points or has no reason: $(row $student)"
+done
+# victor's folder, a formula with quotes and commas, is text in his row, which holds its 14 cells.
+[ "$(cell victor file)" = "'$formula/argmax.cu" ] || fail "victor's file cell is not his path as text: $(cell victor file)"
+[[ $(cell victor first_failure) == "'$formula/argmax.cu"* ]] || fail "victor's first failure is not text: $(cell victor first_failure)"
+# What only the instructor sees.
+ids=$work/grades/identical.csv
+grep -q -x '[0-9]*,same file,bob; heidi,[0-9a-f]*,"the course'"'"'s stub, unchanged"' "$ids" || fail "bob and heidi (the stub) are not a group: $(cat "$ids")"
+grep -q -x '[0-9]*,same file,alice,[0-9a-f]*,the course'"'"'s solution' "$ids" || fail "alice's copy of the solution is not named: $(cat "$ids")"
+grep -q -x '[0-9]*,same code (comments and spacing aside),alice; peggy,,the course'"'"'s solution' "$ids" ||
+  fail "alice and peggy (the same code) are not a group: $(cat "$ids")"
+! grep -r -q -i 'identical' "$work/grades/feedback" || fail "a student's feedback mentions identical files"
 
 if [ $status -eq 77 ]; then
   grep -q 'no CUDA device' "$work/grade-class.out" || fail "without a GPU, grade-class did not say why nothing ran"
-  for student in alice bob dave erin frank heidi ivan judy kim leo mallory nick olivia peggy; do
-    row "$student" | grep -q 'not run: no CUDA device' || fail "$student's row does not say it was not run"
+  for student in alice bob dave erin frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
+    [ "$(cell "$student" first_failure)" = "not run: no CUDA device" ] || fail "$student's row does not say it was not run"
   done
-  echo "grade-class: all checks passed without a GPU (16 submissions built or reported; nothing run)"
-  exit 0
-fi
-[ $status -eq 0 ] || { tail -20 "$work/grade-class.out"; fail "grade-class exited with $status"; }
-total=$(field alice 7)
-cost=$(((total + 1) / 2))  # what a compute-sanitizer finding costs (argmax.points does not say)
-for student in alice peggy; do  # the solution, before and after the others
-  [ "$(field $student 6)" = "$total" ] && [ "$(field $student 4)" = "$(field $student 5)" ] || fail "$student (the solution) lost points: $(row $student)"
-  [ -n "$(field $student 8)" ] || fail "$student passed but has no time: $(row $student)"
-  [ "$(field $student 10)" = clean ] || fail "compute-sanitizer found something in $student's (the solution): $(row $student)"
-  grep -q "^compute-sanitizer (memcheck racecheck synccheck) on the small size (--n 1000003): no error" \
-    "$work/grades/feedback/$student.txt" || fail "$student's feedback does not say which sanitizers ran"
-done
-[ "$(field ivan 4)" = "$(field ivan 5)" ] && [ -n "$(field ivan 8)" ] || fail "ivan's printing cost him his time or his cases: $(row ivan)"
-[ "$(field bob 6)" -lt "$total" ] || fail "bob's untouched stub earned full points: $(row bob)"
-[ "$(field heidi 6)" -lt "$total" ] || fail "heidi's edited test was used: $(row heidi)"
-grep -q 'FAIL  argmax: a repeated maximum is reported at its first index' "$work/grades/feedback/dave.txt" ||
-  fail "dave's ties to the larger index did not fail the repeated-maximum case"
-grep -q 'TIME-OUT' "$work/grades/feedback/erin.txt" || fail "erin's endless kernel was not a time-out"
-[ "$(grep -c '^NOT RUN' "$work/grades/feedback/erin.txt")" -eq $(($(field erin 5) - 1)) ] ||
-  fail "erin's cases after her time-out were not all left unrun"
-[ "$(field frank 4)" = "$(field frank 5)" ] || fail "frank's answers are right, yet he lost cases: $(row frank)"
-[ "$(field frank 10)" = "memory error (memcheck)" ] && [ "$(field frank 6)" -eq $((total - cost)) ] ||
-  fail "frank's write past the scratch was not found by memcheck, or did not cost $cost points: $(row frank)"
-grep -q -E '^      ========= +Invalid __global__ write' "$work/grades/feedback/frank.txt" ||
-  fail "frank's feedback does not show memcheck's report"
-[ "$(field olivia 10)" = "race (racecheck)" ] && [ "$(field olivia 6)" -eq $((total - cost)) ] ||
-  fail "olivia's race in shared memory was not found by racecheck, or did not cost $cost points: $(row olivia)"
-grep -q 'TIME-OUT' "$work/grades/feedback/kim.txt" || fail "kim's spinning was not a time-out"
-# leo's own cases may fail for want of memory; the memory is back for those after him (nick, peggy).
-[[ $(field leo 4) =~ ^[0-9]+$ ]] || fail "leo was not graded: $(row leo)"
-grep -q '^TOO MUCH OUTPUT' "$work/grades/feedback/mallory.txt" || fail "mallory's megabytes of output were not stopped"
-[ "$(stat -c %s "$work/grades/feedback/mallory.txt")" -lt 200000 ] || fail "mallory's megabytes reached her feedback"
-if "$work/build/bin/course_sandbox" --check >/dev/null; then
-  [ ! -e "$work/outside.txt" ] || fail "nick wrote outside his folder"
-  [ -f "$work/grades/feedback/alice.txt" ] || fail "nick removed alice's feedback"
-  [ "$(field nick 4)" = "$(field nick 5)" ] && [ "$(field nick 10)" = clean ] || fail "nick's failed writes changed his grade: $(row nick)"
 else
-  echo "not checked: that nick cannot write outside his folder ($("$work/build/bin/course_sandbox" --check))"
+  total=$(cell alice points_total)
+  cost=$(((total + 1) / 2))  # what a compute-sanitizer finding costs (argmax.points does not say)
+  for student in alice peggy; do  # the solution, before and after the others
+    [ "$(cell $student points)" = "$total" ] && [ "$(cell $student cases_passed)" = "$(cell $student cases_total)" ] ||
+      fail "$student (the solution) lost points: $(row $student)"
+    [ -n "$(cell $student time_ms)" ] || fail "$student passed but has no time: $(row $student)"
+    [ "$(cell $student sanitizer)" = clean ] || fail "compute-sanitizer found something in $student's (the solution): $(row $student)"
+    grep -q "^compute-sanitizer (memcheck racecheck synccheck) on the small size (--n 1000003): no error" \
+      "$work/grades/feedback/$student.txt" || fail "$student's feedback does not say which sanitizers ran"
+    for n in 1 2; do grep -q "^PASS  hidden case $n\$" "$work/grades/feedback/$student.txt" || fail "$student did not pass hidden case $n"; done
+  done
+  ! grep -r -q '(hidden)' "$work/grades/feedback" || fail "a hidden case's name reached a student's feedback"
+  [ "$(cell ivan cases_passed)" = "$(cell ivan cases_total)" ] && [ -n "$(cell ivan time_ms)" ] || fail "ivan's printing cost him his time or his cases: $(row ivan)"
+  [ "$(cell bob points)" -lt "$total" ] || fail "bob's untouched stub earned full points: $(row bob)"
+  [ "$(cell heidi points)" -lt "$total" ] || fail "heidi's edited test was used: $(row heidi)"
+  grep -q 'FAIL  argmax: a repeated maximum is reported at its first index' "$work/grades/feedback/dave.txt" ||
+    fail "dave's ties to the larger index did not fail the repeated-maximum case"
+  grep -A1 '^FAIL  hidden case 1$' "$work/grades/feedback/dave.txt" | tail -1 | grep -q -E '^(PASS|FAIL|$)' ||
+    fail "dave's failed hidden case shows its details"
+  grep -q 'TIME-OUT' "$work/grades/feedback/erin.txt" || fail "erin's endless kernel was not a time-out"
+  [ "$(grep -c '^NOT RUN' "$work/grades/feedback/erin.txt")" -eq $(($(cell erin cases_total) - 1)) ] ||
+    fail "erin's cases after her time-out were not all left unrun"
+  [ "$(cell frank cases_passed)" = "$(cell frank cases_total)" ] || fail "frank's answers are right, yet he lost cases: $(row frank)"
+  [ "$(cell frank sanitizer)" = "memory error (memcheck)" ] && [ "$(cell frank points)" -eq $((total - cost)) ] ||
+    fail "frank's write past the scratch was not found by memcheck, or did not cost $cost points: $(row frank)"
+  grep -q -E '^      ========= +Invalid __global__ write' "$work/grades/feedback/frank.txt" ||
+    fail "frank's feedback does not show memcheck's report"
+  [ "$(cell olivia sanitizer)" = "race (racecheck)" ] && [ "$(cell olivia points)" -eq $((total - cost)) ] ||
+    fail "olivia's race in shared memory was not found by racecheck, or did not cost $cost points: $(row olivia)"
+  grep -q 'TIME-OUT' "$work/grades/feedback/kim.txt" || fail "kim's spinning was not a time-out"
+  # leo's own cases may fail for want of memory; the memory is back for those after him (nick, peggy).
+  [[ $(cell leo cases_passed) =~ ^[0-9]+$ ]] || fail "leo was not graded: $(row leo)"
+  grep -q '^TOO MUCH OUTPUT' "$work/grades/feedback/mallory.txt" || fail "mallory's megabytes of output were not stopped"
+  [ "$(stat -c %s "$work/grades/feedback/mallory.txt")" -lt 200000 ] || fail "mallory's megabytes reached her feedback"
+  grep -q 'CRASH' "$work/grades/feedback/judy.txt" || fail "judy's crash on odd sizes was not reported as a crash"
+  [ "$(cell judy cases_passed)" -gt 0 ] || fail "judy's crash on odd sizes cost her every case: $(row judy)"
+  # Marks without the work: none.
+  grep -q '^ENDED EARLY' "$work/grades/feedback/walter.txt" || fail "walter's exit(0) was not an early end"
+  for student in walter xavier yolanda; do
+    [ "$(cell $student points)" = 0 ] || fail "$student earned points without a kernel: $(row $student)"
+  done
+  if "$work/build/bin/course_sandbox" --check >/dev/null; then
+    [ ! -e "$work/outside.txt" ] || fail "nick wrote outside his folder"
+    [ -f "$work/grades/feedback/alice.txt" ] || fail "nick removed alice's feedback"
+    [ "$(cell nick cases_passed)" = "$(cell nick cases_total)" ] && [ "$(cell nick sanitizer)" = clean ] ||
+      fail "nick's failed writes changed his grade: $(row nick)"
+    [ "$(cell zack points)" = 0 ] || fail "zack earned points with alice's library: $(row zack)"
+  else
+    echo "not checked: that nick cannot write outside his folder, nor zack read alice's ($("$work/build/bin/course_sandbox" --check))"
+  fi
+  for student in frank olivia dave walter xavier yolanda zack; do
+    ! grep -q "^[0-9]*,$student," "$work/grades/leaderboard.csv" || fail "$student is on the leaderboard"
+  done
+  grep -q '^[0-9]*,peggy,' "$work/grades/leaderboard.csv" || fail "peggy (the solution, graded last) is not on the leaderboard"
 fi
-grep -q 'CRASH' "$work/grades/feedback/judy.txt" || fail "judy's crash on odd sizes was not reported as a crash"
-[ "$(field judy 4)" -gt 0 ] || fail "judy's crash on odd sizes cost her every case: $(row judy)"
-for student in frank olivia dave; do
-  ! grep -q "\"$student\"" "$work/grades/leaderboard.csv" || fail "$student is on the leaderboard"
+first_status=$status
+
+# --- a regrade and a late student: --only, merged into the gradebook --------------------------------
+grep -v -e '^carol,' "$book" >"$work/others-before.csv"
+cp "$solution" "$class/carol/argmax.cu"
+mkdir -p "$class/zoe"
+cp "$solution" "$class/zoe/argmax.cu"
+grade only.out "$class" --out "$work/grades" --only carol zoe
+[ "$(($(wc -l <"$book") - 1))" -eq 27 ] || fail "after --only the gradebook does not have 27 rows"
+diff "$work/others-before.csv" <(grep -v -e '^carol,' -e '^zoe,' "$book") ||
+  fail "--only carol zoe changed other students' rows (above)"
+for student in carol zoe; do
+  [ "$(cell $student build)" = built ] || fail "--only did not grade $student: $(row $student)"
+  [ $status -eq 77 ] || [ "$(cell $student points)" = "$(cell alice points_total)" ] || fail "$student's fixed file lost points: $(row $student)"
 done
-grep -q '"peggy"' "$work/grades/leaderboard.csv" || fail "peggy (the solution, graded last) is not on the leaderboard"
-echo "grade-class: all checks passed on a GPU (verdicts, points, time-outs, output, sanitizers, confinement, leaderboard)"
+grep -q 'building 2 submissions' "$work/only.out" || fail "--only built more than the two: $(grep building "$work/only.out")"
+
+# --- a flat download from the learning platforms: Canvas's and Moodle's file names ------------------
+download=$work/download
+rm -rf "$download"
+mkdir -p "$download"
+cp "$stub" "$download/doejane_4207_81234_argmax.cu"
+cp "$solution" "$download/doejane_late_4207_81240_argmax-1.cu"  # sent again, late: Canvas numbers the copy
+echo "my notes" >"$download/doejane_4207_81241_notes.txt"
+cp "$solution" "$download/Mark Ray_555_assignsubmission_file_argmax.cu"
+cp "$solution" "$download/smithjo_12_13_argmax_final.cu"
+echo "read me" >"$download/README.txt"
+grade download.out "$download" --out "$work/grades" --assignment "Argmax (4417)"
+[ "$(($(wc -l <"$book") - 1))" -eq 3 ] || fail "the download's gradebook does not have 3 rows: $(cat "$book")"
+grep -q "left out, .*: README.txt" "$work/download.out" || fail "grade-class did not say it left README.txt out"
+[ "$(cell doejane id)" = 4207 ] && [ "$(cell doejane late)" = late ] && [ "$(cell doejane file)" = argmax-1.cu ] ||
+  fail "doejane's id, lateness or file are wrong: $(row doejane)"
+grep -q -x 'File graded: argmax-1.cu (graded argmax-1.cu of the 3 files sent: argmax-1.cu, argmax.cu, notes.txt)' \
+  "$work/grades/feedback/doejane.txt" || fail "doejane's feedback does not say which of her files was graded"
+[ "$(cell 'Mark Ray' id)" = 555 ] && [ "$(cell 'Mark Ray' build)" = built ] || fail "Mark Ray's Moodle file was not graded: $(row 'Mark Ray')"
+[ "$(cell smithjo build)" = "missing file" ] && [ "$(cell smithjo first_failure)" = "no argmax.cu among the 1 file sent: argmax_final.cu" ] ||
+  fail "smithjo's misnamed file is not reported: $(row smithjo)"
+canvas=$work/grades/lms/canvas.csv moodle=$work/grades/lms/moodle.csv
+[ "$(head -1 "$canvas")" = "Student,ID,SIS User ID,SIS Login ID,Section,Argmax (4417)" ] || fail "canvas.csv's header: $(head -1 "$canvas")"
+grep -q -x "doejane,4207,,,,$(cell doejane points)" "$canvas" && grep -q -x "smithjo,12,,,,0" "$canvas" || fail "canvas.csv's rows: $(cat "$canvas")"
+[ "$(head -1 "$moodle")" = "Identifier,Full name,Grade,Maximum Grade,Last modified (grade),Feedback comments" ] ||
+  fail "moodle.csv's header: $(head -1 "$moodle")"
+grep -q "^Participant 555,Mark Ray,$(cell 'Mark Ray' points),$(cell 'Mark Ray' points_total),$(cell 'Mark Ray' graded_at)," "$moodle" ||
+  fail "moodle.csv's row: $(cat "$moodle")"
+if [ $status -ne 77 ]; then
+  [ "$(cell doejane points)" = "$(cell doejane points_total)" ] || fail "doejane's latest file (the solution) lost points: $(row doejane)"
+fi
+
+if [ $first_status -eq 77 ]; then
+  echo "grade-class: all checks passed without a GPU (26 submissions built, refused or reported; a regrade; a download; nothing run)"
+else
+  echo "grade-class: all checks passed on a GPU (verdicts, points, time-outs, output, sanitizers, confinement, integrity, leaderboard, regrade, download)"
+fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests course_sandbox (common/tools/course_sandbox.cpp), the jail of ./course grade-class, with
-# commands made to misbehave as a submission might: write outside its folder, hang, spin, print
-# without end, leave a process behind. Skipped (77) on a machine whose kernel has no Landlock.
+# commands made to misbehave as a submission might: write outside its folder, read what is not its own,
+# take all the memory, fill the disk, hang, spin, print without end, leave a process behind. Skipped (77) on a machine whose kernel has no Landlock.
 # Usage: common/tests/test_sandbox.sh SANDBOX WORK_DIR
 set -uo pipefail
 sandbox=$1 work=$2
@@ -50,6 +50,40 @@ expect "a program may name itself and its threads through /proc (CUDA names its 
 expect "reading is not restricted" 0 run "cat '$work/theirs/gradebook.csv' >/dev/null"
 expect "its exit code is passed on" 3 run "exit 3"
 expect "a signal that ends it is 128 + its number" 137 run 'kill -9 $$'
+
+# With --readable, reading is confined too: the system's folders to run the command, and what is named.
+echo "answer key" >"$work/theirs/solution.txt"
+echo "my work" >"$work/mine/work.txt"
+system=()
+for folder in /usr /lib /lib64 /bin /sbin; do [ ! -e "$folder" ] || system+=(--readable "$folder"); done
+reading() { "$sandbox" "${system[@]}" "$@" --time-limit 5 -- bash -c "$last"; }
+last="cat '$work/theirs/solution.txt'"
+expect "with --readable, a file outside what is named cannot be read" 1 reading --writable "$work/mine"
+lacks() { ! grep -q "$1" "$2"; }  # lacks TEXT FILE
+check "... and nothing of it was printed" lacks "answer key" "$work/last.out"
+last="cat '$work/mine/work.txt' && ls '$work/mine' >/dev/null"
+expect "... its own folder can be read" 0 reading --writable "$work/mine"
+last="cat /etc/hostname"
+expect "... nor a file of /etc" 1 reading --writable "$work/mine"
+last="cat '$work/theirs/solution.txt'"
+expect "... a file named alone can be read" 0 reading --readable "$work/theirs/solution.txt"
+last="ls '$work/theirs'"
+expect "... but not the folder it lies in" 2 reading --readable "$work/theirs/solution.txt"
+last="cat '$work/theirs/gradebook.csv'"
+expect "... nor its neighbour" 1 reading --readable "$work/theirs/solution.txt"
+last="echo '#include \"$work/theirs/solution.txt\"' >'$work/mine/t.c' && cpp '$work/mine/t.c'"
+expect "... nor by a program it starts (a compiler's #include)" 1 reading --writable "$work/mine"
+expect "a --readable path that does not exist: exit 2" 2 "$sandbox" --readable "$work/none" -- true
+
+# Memory and file size: a process past --memory-limit cannot allocate; a file cannot grow past
+# --file-size-limit.
+expect "a program that asks for more memory than --memory-limit fails" 1 \
+  "$sandbox" --memory-limit 200000000 --time-limit 10 -- python3 -c 'bytearray(1 << 30)'
+expect "... and one within it runs" 0 \
+  "$sandbox" --memory-limit 200000000 --time-limit 10 -- python3 -c 'bytearray(1 << 20)'
+"$sandbox" --writable "$work/mine" --file-size-limit 100000 --time-limit 10 -- \
+  bash -c "head -c 1000000 /dev/zero >'$work/mine/big'" >/dev/null 2>&1
+check "a file cannot grow past --file-size-limit" test "$(stat -c %s "$work/mine/big")" -le 100000
 
 SECONDS=0
 expect "a command that hangs is stopped at the time limit (124)" 124 "$sandbox" --time-limit 1 -- sleep 60

@@ -2,7 +2,8 @@
 // class. ./course grade-class runs every test case, compute-sanitizer run and benchmark of a submission
 // through it:
 //
-//   course_sandbox [--writable DIR]... [--time-limit S] [--output FILE --output-limit BYTES]
+//   course_sandbox [--writable DIR]... [--readable PATH]... [--time-limit S]
+//                  [--memory-limit BYTES] [--file-size-limit BYTES] [--output FILE --output-limit BYTES]
 //                  [--allow-unconfined] -- COMMAND [ARGUMENT]...
 //   course_sandbox --check        says whether this machine can confine a command (exit 0) or not (1)
 //
@@ -12,7 +13,16 @@
 //                                /dev/shm, where CUDA and compute-sanitizer talk between processes);
 //                                device files such as the GPU's, and files under /proc (where CUDA
 //                                names its threads), can still be opened for writing.
-//                                Reading is not restricted. Landlock needs no privileges (Linux 5.13+).
+//                                Landlock needs no privileges (Linux 5.13+).
+//   reading what is not its own  with --readable, Landlock again: the command may read and run files
+//                                only beneath the --readable paths (folders or single files) and the
+//                                --writable folders, and in /dev/shm; without it, reading is not
+//                                restricted. ./course grade-class compiles a submission so, where the
+//                                solutions, the other submissions and the machine's /etc are out of reach.
+//   taking all the memory        --memory-limit: each process's address space (RLIMIT_AS) is capped,
+//                                so a compiler fed an endless template or file fails instead of the
+//                                machine swapping.
+//   filling the disk             --file-size-limit: no file it writes may grow past it (RLIMIT_FSIZE).
 //   hanging or spinning          --time-limit: after S seconds every process it started is killed.
 //   printing megabytes           --output FILE takes standard output and error through a pipe; past
 //                                --output-limit bytes the command is stopped (the file keeps the first
@@ -30,6 +40,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,10 +98,19 @@ std::uint64_t write_rights(int abi) {
   return rights;
 }
 
-// Allows @p rights beneath @p path (a folder, or one file) in the ruleset; false if it cannot be opened.
+// Reading files and folders, and running programs: handled only where --readable confines them.
+constexpr std::uint64_t kReadRights =
+    LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE;
+// The rights Landlock accepts on a rule for one file (not a folder).
+constexpr std::uint64_t kFileRights = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE |
+                                      LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_TRUNCATE;
+
+// Allows @p rights beneath @p path (a folder, or one file: then only the rights a file can have) in the
+// ruleset; false if it cannot be opened.
 bool allow(int ruleset, const std::string& path, std::uint64_t rights) {
   const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
   if (fd < 0) return false;
+  if (!std::filesystem::is_directory(path)) rights &= kFileRights;
   landlock_path_beneath_attr rule{};
   rule.allowed_access = rights;
   rule.parent_fd = fd;
@@ -100,16 +120,20 @@ bool allow(int ruleset, const std::string& path, std::uint64_t rights) {
 }
 
 // Confines this process and what it starts: file-system changes only beneath @p writable and
-// /dev/shm; existing files under /dev (the GPU's device files, /dev/null) and /proc may be written. In
-// the child, before exec: a failure here is reported and the command is not run.
-void confine(int abi, const std::vector<std::string>& writable) {
+// /dev/shm; existing files under /dev (the GPU's device files, /dev/null) and /proc may be written.
+// With @p readable not empty, reading and running files too: only beneath @p readable, @p writable
+// and /dev/shm. In the child, before exec: a failure here is reported and the command is not run.
+void confine(int abi, const std::vector<std::string>& writable, const std::vector<std::string>& readable) {
+  const std::uint64_t read_rights = readable.empty() ? 0 : kReadRights;
   landlock_ruleset_attr attributes{};
-  attributes.handled_access_fs = write_rights(abi);
+  attributes.handled_access_fs = write_rights(abi) | read_rights;
   const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0));
   if (ruleset < 0) refuse(std::string("cannot create a Landlock ruleset: ") + std::strerror(errno), kCannotStartExit);
   for (const std::string& folder : writable)
-    if (!allow(ruleset, folder, write_rights(abi))) refuse("cannot allow writing in " + folder, kCannotStartExit);
-  allow(ruleset, "/dev/shm", write_rights(abi));
+    if (!allow(ruleset, folder, write_rights(abi) | read_rights)) refuse("cannot allow writing in " + folder, kCannotStartExit);
+  for (const std::string& path : readable)
+    if (!allow(ruleset, path, read_rights)) refuse("cannot allow reading " + path, kCannotStartExit);
+  allow(ruleset, "/dev/shm", write_rights(abi) | read_rights);
   std::uint64_t existing_files = LANDLOCK_ACCESS_FS_WRITE_FILE;
   if (abi >= 3) existing_files |= LANDLOCK_ACCESS_FS_TRUNCATE;
   allow(ruleset, "/dev", existing_files);
@@ -159,6 +183,13 @@ void kill_everything(pid_t group) {
   }
 }
 
+// Caps one resource of this process and what it starts (0: left as it is). In the child, before exec.
+void limit(int resource, std::uintmax_t bytes, const char* option) {
+  if (bytes == 0) return;
+  const rlimit cap{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  if (setrlimit(resource, &cap) != 0) refuse(std::string(option) + ": " + std::strerror(errno), kCannotStartExit);
+}
+
 pid_t command_group = 0;
 // Slurm's cancel or a Ctrl-C: the command and all it started go too.
 extern "C" void on_stop(int signal) {
@@ -168,7 +199,10 @@ extern "C" void on_stop(int signal) {
 
 struct Options {
   std::vector<std::string> writable;
+  std::vector<std::string> readable;  // empty: reading is not restricted
   double time_limit = 0;  // seconds, 0: none
+  std::uintmax_t memory_limit = 0;     // bytes of address space per process, 0: none
+  std::uintmax_t file_size_limit = 0;  // bytes per file written, 0: none
   std::string output;
   std::uintmax_t output_limit = 0;  // bytes, 0: none
   bool allow_unconfined = false;
@@ -199,6 +233,14 @@ Options parse(int argc, char** argv) {
       const std::string folder = value("--writable");
       if (!std::filesystem::is_directory(folder)) refuse("--writable: " + folder + " is not a folder");
       o.writable.push_back(folder);
+    } else if (word == "--readable") {
+      const std::string path = value("--readable");
+      if (!std::filesystem::exists(path)) refuse("--readable: " + path + " does not exist");
+      o.readable.push_back(path);
+    } else if (word == "--memory-limit") {
+      o.memory_limit = static_cast<std::uintmax_t>(number("--memory-limit"));
+    } else if (word == "--file-size-limit") {
+      o.file_size_limit = static_cast<std::uintmax_t>(number("--file-size-limit"));
     } else if (word == "--time-limit") {
       o.time_limit = number("--time-limit");
     } else if (word == "--output") {
@@ -208,8 +250,9 @@ Options parse(int argc, char** argv) {
     } else if (word == "--allow-unconfined") {
       o.allow_unconfined = true;
     } else {
-      refuse("unknown option " + word + " (usage: course_sandbox [--writable DIR]... [--time-limit S] [--output FILE "
-             "--output-limit BYTES] [--allow-unconfined] -- COMMAND...)");
+      refuse("unknown option " + word + " (usage: course_sandbox [--writable DIR]... [--readable PATH]... [--time-limit S] "
+             "[--memory-limit BYTES] [--file-size-limit BYTES] [--output FILE --output-limit BYTES] "
+             "[--allow-unconfined] -- COMMAND...)");
     }
   }
   for (; i < argc; ++i) o.command.push_back(argv[i]);
@@ -251,7 +294,9 @@ int main(int argc, char** argv) {
     if (nothing >= 0) dup2(nothing, STDIN_FILENO);
     if (output_fd >= 0 && (dup2(pipe_fds[1], STDOUT_FILENO) < 0 || dup2(pipe_fds[1], STDERR_FILENO) < 0))
       refuse("cannot redirect the output", kCannotStartExit);
-    if (abi > 0) confine(abi, o.writable);
+    limit(RLIMIT_AS, o.memory_limit, "--memory-limit");
+    limit(RLIMIT_FSIZE, o.file_size_limit, "--file-size-limit");
+    if (abi > 0) confine(abi, o.writable, o.readable);
     execvp(o.command[0], o.command.data());
     refuse(std::string("cannot run ") + o.command[0] + ": " + std::strerror(errno), kCannotStartExit);
   }

@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
-# Grades a whole class: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--no-sanitize]
-#                                           [--jobs N] [--time-limit SECONDS]
+# Grades a whole class: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...]
+#                                           [--no-sanitize] [--jobs N] [--time-limit S]
+#                                           [--compile-time-limit S] [--assignment TITLE]
 #                                           [--slurm [--partition P] [--gpus-per-task G] [--time T]
 #                                                    [--throttle K] [--dry-run]]
-# Each folder in SUBMISSIONS is one student's work: the exercise's file NAME.cu at any depth (a lone
-# file, or a whole copy of the course). Each is built against the course's own grading test and
-# benchmark (a student's edited copy of the test is never used), all in one build tree where what they
-# share is compiled once and the students' files side by side on the CPU's cores; then, one student
-# after another on the GPU, every test case runs alone, and a submission that passes them all runs
-# once more on the lesson's small size under compute-sanitizer (memcheck; racecheck and synccheck too
-# where the file uses shared memory, barriers or warp-level primitives: an error costs the points
-# that NAME.points gives "compute-sanitizer", half the total unless it says), and the benchmark times
-# the kernel. Each of those runs is confined by course_sandbox: it may write only in a scratch folder
-# of its own, it is stopped at the time limit or after 1 MB of output, and nothing it started is left
-# running. --no-sanitize leaves the compute-sanitizer run out. Written to DIR
-# (default grades/NN-NAME): gradebook.csv (a row per student), feedback/STUDENT.txt, leaderboard.csv.
-# Points per test case come from exercises/NN-*/NAME.points ("case name = points"), 1 each otherwise.
-# With --slurm the submissions are built here, then graded on the cluster: a job array with a task per
-# student (K at a time, --throttle, default 8), each writing the student's row and feedback into DIR on
-# the shared filesystem, and a job after them all (afterany) that merges the same gradebook,
-# feedback and leaderboard. --dry-run prints the two batch scripts instead of submitting them.
+# SUBMISSIONS holds one folder per student (the exercise's file NAME.cu at any depth: a lone file, or a
+# whole copy of the course), or the flat files of a Canvas or Moodle bulk download; course_intake lists
+# the class and the file of each (common/tools/course_intake.cpp). Then, as online judges grade:
+#   1. Each file is copied (DIR/files/STUDENT.cu, the file graded, as it was) and compiled alone, in a
+#      copy of the course without solutions/, through compile_submission.sh: the compiler may read only
+#      the exercise's, the lesson's, the course library's and the system's headers and the student's one
+#      file, and is time-, memory- and output-limited. The file becomes a shared library that exports
+#      only the exercise's functions, linked to the course's own grading test and benchmark (a student's
+#      edited copy of the test is never used; the instructor's hidden cases, solutions/NN-*/
+#      grade_NAME_hidden.cpp, are added). The libraries and tests are compiled once for the class.
+#   2. One student after another on the GPU, every test case runs alone; a submission that passes them
+#      all runs once more on the lesson's small size under compute-sanitizer (an error costs the points
+#      NAME.points gives "compute-sanitizer", half the total unless it says); its benchmark times it.
+#      Each run goes through course_sandbox: it may write only in a scratch folder of its own and read
+#      only the system's folders and its own programs, it is stopped at the time limit or after 1 MB of
+#      output, nothing it started is left running, and it must end with the grading seal
+#      (course/grading_seal.h), so that exit() inside the student's code is no pass.
+#   3. course_gradebook puts the rows together in DIR (default grades/NN-NAME): gradebook.csv,
+#      feedback/STUDENT.txt, leaderboard.csv, identical.csv (for the instructor) and lms/ (the imports
+#      of Canvas and Moodle).
+# --only STUDENT... grades those students again (or late ones for the first time) and merges them
+# into the gradebook; without it the whole class is graded anew. Points per test case come from
+# exercises/NN-*/NAME.points ("case name = points") and, for hidden cases, solutions/NN-*/
+# NAME.hidden.points; 1 each otherwise. With --slurm the submissions are built here, then graded on the
+# cluster: a job array with a task per student (K at a time, --throttle, default 8), each reading the
+# class as it was when the array was submitted (DIR/builds/class.tsv) and writing its student's row
+# and feedback into DIR on the shared filesystem, and a job after them all (afterany) that merges.
+# --dry-run prints the two batch scripts instead of submitting them.
 # Exit codes: 0 graded (or submitted), 2 bad arguments, 77 no GPU (builds checked, nothing run).
 set -uo pipefail
 
@@ -27,25 +39,32 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--no-sanitize] [--jobs N] [--time-limit S] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
+usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--compile-time-limit S] [--assignment TITLE] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
 [ $# -ge 3 ] || die "$usage"
 lesson=$1 name=$2 submissions=$3
 shift 3
 out=$root/grades/$lesson-$name
 sanitize=1
 jobs=$(nproc 2>/dev/null || echo 2)
-limit=60
+limit=60 compile_limit=120 assignment="" only=()
 slurm=0 dry_run=0 partition="" gpus_per_task=1 slurm_time=01:00:00 throttle=8 cluster_options=0
 mode=all task=0  # the jobs of --slurm run this script again: --grade-one K (a task), --merge (the last)
 passed_on=()     # the options the jobs of --slurm pass on
 while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
+    --only) shift
+      while [ $# -gt 0 ] && [[ $1 != --* ]]; do only+=("$1"); shift; done
+      [ ${#only[@]} -gt 0 ] || die "--only needs the students to grade (their folders' names)" ;;
     --no-sanitize) sanitize=0; passed_on+=(--no-sanitize); shift ;;
     --sanitize) shift ;;  # the default; still accepted from the days it was not
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive number"; jobs=$2; shift 2 ;;
     --time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--time-limit needs a number of seconds"; limit=$2
       passed_on+=(--time-limit "$2"); shift 2 ;;
+    --compile-time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--compile-time-limit needs a number of seconds"
+      compile_limit=$2; shift 2 ;;
+    --assignment) [ -n "${2:-}" ] || die "--assignment needs a title (Canvas's column, e.g. \"Argmax (4417)\")"
+      assignment=$2; passed_on+=(--assignment "$2"); shift 2 ;;
     --slurm) slurm=1; shift ;;
     --partition) [ -n "${2:-}" ] || die "--partition needs a name"; partition=$2; cluster_options=1; shift 2 ;;
     --gpus-per-task) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--gpus-per-task needs a number (0: none)"; gpus_per_task=$2
@@ -68,80 +87,201 @@ stub=$(ls "$root"/exercises/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
 [ -n "$stub" ] || die "no exercise '$name' in lesson '$lesson' (look in exercises/)"
 [ -d "$submissions" ] || die "$submissions: no such folder"
 submissions=$(cd "$submissions" && pwd)
-mkdir -p "$out/feedback"
+mkdir -p "$out/feedback" "$out/rows" "$out/files"
 out=$(cd "$out" && pwd)
-points_file="${stub%.cu}.points"
-
-mapfile -t students < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | LC_ALL=C sort)
-[ ${#students[@]} -gt 0 ] || die "$submissions holds no student folders"
-
-# --- 1. find each student's file; build them all in one tree ---------------------------------------
-# One CMake tree holds every submission (COURSE_SUBMISSIONS): the course's libraries, the grading test
-# and the benchmark are compiled once, then each student's file, side by side on the CPU's cores. A
-# submission that does not compile is built again alone, for its own compiler messages.
-declare -A file_of build_of odd_path_of built_of log_of
+course_build=${COURSE_BUILD_DIR:-$root/build}
+bin=$course_build/bin
+solution_file=$(ls "$root"/solutions/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
+hidden_tests=$(ls "$root"/solutions/"$lesson"-*/grade_"$name"_hidden.cpp 2>/dev/null | head -1)
+points_files=("${stub%.cu}.points")
+[ -z "$solution_file" ] || points_files+=("${solution_file%.cu}.hidden.points")
 builds=$out/builds
 tree=$builds/class
 base=exercise${lesson}_${name}
-list=$builds/submissions.tsv
-# Only the whole run builds (not --dry-run); the jobs of --slurm find its build tree in DIR.
+now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+
+# --- 1. the class: who, and which file (course_intake) ----------------------------------------------
+# builds/class.tsv is the class this run grades, one line per student (its line number is the student's
+# number K, of the build and of the --slurm task); DIR/class.tsv is the whole class of the gradebook,
+# which --only updates. A job of --slurm reads builds/class.tsv as it was when the array was submitted.
 building=0
 [ $mode = all ] && [ $dry_run -eq 0 ] && building=1
-if [ $building -eq 1 ]; then
-  rm -rf "$builds" "$out/rows"
-  mkdir -p "$builds"
-  : >"$list"
-fi
-number=0
-for student in "${students[@]}"; do
-  dir=$submissions/$student
-  # The exercise's file: inside a copy of the course's exercises/ if there is one, else anywhere.
-  found=$(find "$dir" -type f -name "$name.cu" -path "*/exercises/*" | LC_ALL=C sort | head -1)
-  [ -n "$found" ] || found=$(find "$dir" -type f -name "$name.cu" | LC_ALL=C sort | head -1)
-  file_of[$student]=$found
-  [ -n "$found" ] || continue
-  if [[ $found == *[$'\n\t;']* ]]; then  # a path CMake cannot take
-    file_of[$student]="" odd_path_of[$student]=1
-    continue
+class_list=$builds/class.tsv
+if [ $mode = all ]; then
+  listed=$class_list
+  if [ $building -eq 1 ]; then
+    # The class's build tree stays from one run to the next: what every submission shares, and each
+    # student's file whose content has not changed, is not compiled again (a regrade, --only).
+    rm -rf "$builds/run" "$builds/submissions.tsv"
+    mkdir -p "$builds/src" "$builds/logs"
+    if [ ${#only[@]} -eq 0 ]; then rm -rf "$out/rows" "$out/files" "$out/class.tsv"; mkdir -p "$out/rows" "$out/files"; fi
+  else
+    listed=$(mktemp)
+    trap 'rm -f "$listed"' EXIT
   fi
-  number=$((number + 1))
-  build_of[$student]=$number
-  [ $building -eq 0 ] || printf '%s\t%s\n' "$number" "$found" >>"$list"
-done
-# program STUDENT KIND: the student's grade or bench program.
-program() { echo "$tree/bin/students/${build_of[$1]}/${base}_$2"; }
+  intake=("$bin/course_intake" --submissions "$submissions" --exercise "$name.cu" --list "$listed")
+  [ ${#only[@]} -eq 0 ] || intake+=(--only "${only[*]}")
+  "${intake[@]}" || exit 2
+  class_list=$listed
+else
+  [ -f "$class_list" ] || die "$class_list is missing: the class was not built (run without --dry-run first)"
+fi
+declare -A number_of file_of shown_of status_of note_of late_of
+students=()
+while IFS=$'\x1f' read -r student id platform late status file shown note; do
+  students+=("$student")
+  number_of[$student]=${#students[@]}
+  status_of[$student]=$status file_of[$student]=$file shown_of[$student]=$shown note_of[$student]=$note late_of[$student]=$late
+done < <(tr '\t' '\037' <"$class_list")
+[ ${#students[@]} -gt 0 ] || die "$submissions holds no student to grade"
 if [ $building -eq 1 ]; then
+  # The whole class of the gradebook: this run's students replace their old lines.
+  { [ ! -f "$out/class.tsv" ] || awk -F'\t' 'NR == FNR { now[$1] = 1; next } !($1 in now)' "$class_list" "$out/class.tsv"
+    cat "$class_list"; } | LC_ALL=C sort -t$'\t' -k1,1 >"$out/class.tsv.new"
+  mv "$out/class.tsv.new" "$out/class.tsv"
+  # The file graded, as it was: the student's record (files/), and the one copy the compiler sees,
+  # builds/src/K/NAME.cu. That copy is replaced only when its content changes, and then what was built
+  # from it goes too: the build tool compiles again exactly the files that changed.
+  stage() {  # stage K FILE
+    local staged=$builds/src/$1/$name.cu
+    cmp -s "$2" "$staged" && return 0
+    forget "$1"
+    mkdir -p "$builds/src/$1"
+    cp "$2" "$staged" || die "cannot copy $2"
+  }
+  forget() { rm -rf "${builds:?}/src/$1" "$tree/bin/students/$1" "$builds/logs/$1".*; }
+  # Number 0 is the course's own stub, compiled as a student's file is: the proof that the confinement
+  # lets a file of the exercise compile on this machine.
+  stage 0 "$stub"
+  printf '0\t%s\n' "$builds/src/0/$name.cu" >"$builds/submissions.tsv"
+  declare -A staged_now=([0]=1)
+  for student in "${students[@]}"; do
+    rm -f "$out/files/$student.cu"
+    [ "${status_of[$student]}" = found ] || continue
+    k=${number_of[$student]}
+    cp "${file_of[$student]}" "$out/files/$student.cu" || die "cannot copy ${file_of[$student]}"
+    stage "$k" "${file_of[$student]}"
+    staged_now[$k]=1
+    printf '%s\t%s\n' "$k" "$builds/src/$k/$name.cu" >>"$builds/submissions.tsv"
+  done
+  for folder in "$builds"/src/*; do
+    [ -n "${staged_now[$(basename "$folder")]:-}" ] || forget "$(basename "$folder")"
+  done
+fi
+# program STUDENT KIND: the student's grade or bench program.
+program() { echo "$tree/bin/students/${number_of[$1]}/${base}_$2"; }
+
+# --- 2. the build: one tree for the class, each file compiled alone and confined ----------------------
+# The class's copy of the course: what a student's copy has (no solutions/, no instructor guide), so that
+# no #include, however many '../' it climbs, finds a solution there.
+class_source=$builds/course
+policy=$builds/compile.policy
+if [ $building -eq 1 ]; then
+  # Copied anew, and put in place only if it changed, so that the build tree's files keep their times.
+  rm -rf "$class_source.new"
+  mkdir -p "$class_source.new"
+  for entry in CMakeLists.txt CMakePresets.json README.md cmake common lessons exercises docs; do
+    [ ! -e "$root/$entry" ] || cp -R "$root/$entry" "$class_source.new/" || die "cannot copy the course into $class_source"
+  done
+  rm -f "$class_source.new/docs/instructor-guide.md"
+  if [ -d "$class_source" ] && diff -r -q "$class_source" "$class_source.new" >/dev/null 2>&1; then
+    rm -rf "$class_source.new"
+  else
+    rm -rf "$class_source"
+    mv "$class_source.new" "$class_source"
+    rm -f "$builds"/logs/*.failed  # a compile that failed may not fail with the course's new files
+  fi
   generator=() keep_going=(-k)
   command -v ninja >/dev/null && generator=(-G Ninja) keep_going=(-k 0)
   read -r -a extra <<<"${COURSE_CMAKE_ARGS:-}"
+  hidden=()
+  [ -z "$hidden_tests" ] || hidden=(-DCOURSE_HIDDEN_TESTS="$hidden_tests")
   SECONDS=0
-  say "building $number submissions, $jobs jobs at a time"
-  cmake -S "$root" -B "$tree" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURSE_LESSONS="$lesson" \
-    -DCOURSE_SUBMISSIONS="$list" -DCOURSE_SUBMISSION_EXERCISE="${lesson}_${name}" -DCOURSE_CHECK_STUBS=OFF \
+  say "building $(($(wc -l <"$builds/submissions.tsv") - 1)) submissions, $jobs jobs at a time"
+  cmake -S "$class_source" -B "$tree" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCOURSE_LESSONS="$lesson" \
+    -DCOURSE_SUBMISSIONS="$builds/submissions.tsv" -DCOURSE_SUBMISSION_EXERCISE="${lesson}_${name}" \
+    -DCOURSE_CHECK_STUBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON "${hidden[@]}" \
+    "-DCOURSE_SUBMISSION_LAUNCHER=bash;$root/common/tools/compile_submission.sh;$policy" \
     "${extra[@]}" >"$builds/configure.log" 2>&1 ||
     { tail -5 "$builds/configure.log" >&2; die "configuring the class's build failed, which is the grading machine's problem (log: $builds/configure.log)"; }
-  # What every submission shares: a failure here is the course's, not a student's.
+  # What the compiler of a submission may read: the class's copy of the course, and its own folders
+  # (the CUDA Toolkit's, the host compiler's, the system's headers and libraries); not /etc, not your
+  # home, not the solutions. Where the kernel cannot confine reading (no Landlock), every file the
+  # compiler read is checked afterwards instead.
+  cached() { sed -n "s/^$1:[A-Z]*=//p" "$tree/CMakeCache.txt"; }
+  readable=("$class_source" /dev/null)
+  for folder in "$(dirname "$(dirname "$(realpath "$(cached CMAKE_CUDA_COMPILER)")")")" \
+    "$(dirname "$(dirname "$(realpath "$(cached CMAKE_CXX_COMPILER)")")")" /usr/include /usr/lib/gcc /usr/libexec/gcc \
+    /usr/lib64 /usr/lib/"$(cc -print-multiarch 2>/dev/null)" /usr/bin /lib64 /lib/"$(cc -print-multiarch 2>/dev/null)"; do
+    case $folder in /usr | / | /usr/lib/ | /lib/) continue ;; esac  # the whole system: only its parts above
+    [ ! -d "$folder" ] || readable+=("$folder")
+  done
+  confine=yes
+  "$bin/course_sandbox" --check >/dev/null || confine=no
+  {
+    echo "sandbox $bin/course_sandbox"
+    echo "confine $confine"
+    printf 'readable %s\n' "${readable[@]}"
+    echo "time-limit $compile_limit"
+    echo "memory-limit 4000000000"
+    echo "file-size-limit 1000000000"
+    echo "output-limit 1000000"
+    echo "logs $builds/logs"
+    echo "sources $builds/src"
+  } >"$policy.new"
+  # A compile that failed under other limits may not fail under these: it is tried again.
+  cmp -s "$policy" "$policy.new" || rm -f "$builds"/logs/*.failed
+  mv "$policy.new" "$policy"
+  if [ $confine = no ]; then
+    say "warning: $("$bin/course_sandbox" --check); each submission's compiler could read any file, so what it read is checked after it compiles"
+  elif [ -n "$solution_file" ]; then
+    # Proof, before any student: the compiler's confinement hides the solution.
+    sandboxed=("$bin/course_sandbox")
+    for folder in "${readable[@]}"; do sandboxed+=(--readable "$folder"); done
+    ! "${sandboxed[@]}" -- cat "$solution_file" >/dev/null 2>&1 ||
+      die "the solution ($solution_file) lies in a folder the compiler must read; move the course out of the system's folders to grade"
+  fi
+  # What every submission shares, and the stub as a submission: a failure here is the course's or this
+  # machine's, not a student's.
   cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" "${base}_cases" \
-    >"$builds/shared.log" 2>&1 || { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
+    "${base}_contract" >"$builds/shared.log" 2>&1 ||
+    { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
+  cmake --build "$tree" --target submission_0_grade submission_0_bench >>"$builds/shared.log" 2>&1 ||
+    { tail -5 "$builds/logs/0.log" "$builds/shared.log" >&2 2>/dev/null
+      die "the course's own stub does not compile as a submission here: the compiler's confinement misses a folder it needs (policy: $policy; logs: $builds/logs/0.log, $builds/shared.log)"; }
   targets=()
-  for ((k = 1; k <= number; k++)); do targets+=("submission_${k}_grade" "submission_${k}_bench"); done
-  [ $number -eq 0 ] || cmake --build "$tree" -j "$jobs" --target "${targets[@]}" -- "${keep_going[@]}" >"$builds/all.log" 2>&1
+  while IFS=$'\t' read -r k _; do
+    [ "$k" = 0 ] || targets+=("submission_${k}_grade" "submission_${k}_bench")
+  done <"$builds/submissions.tsv"
+  [ ${#targets[@]} -eq 0 ] || cmake --build "$tree" -j "$jobs" --target "${targets[@]}" -- "${keep_going[@]}" >"$builds/all.log" 2>&1
   for student in "${students[@]}"; do
-    [ -n "${build_of[$student]:-}" ] || continue
+    [ "${status_of[$student]}" = found ] || continue
     [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ] && continue
-    # Built again alone, for its own compiler messages: the log marks the submission as not built.
-    cmake --build "$tree" --target "submission_${build_of[$student]}_grade" "submission_${build_of[$student]}_bench" \
-      >"$builds/$student.log" 2>&1
+    # Compiled but not linked (the exercise's function missing, say): linked again alone, for the message.
+    k=${number_of[$student]}
+    cmake --build "$tree" --target "submission_${k}_grade" "submission_${k}_bench" >"$builds/logs/$k.link.log" 2>&1
   done
   say "built in $SECONDS s"
 fi
+# build_of STUDENT: built, compile error, refused, compile time-out, link error; and reason_of STUDENT.
+declare -A build_of reason_of
 for student in "${students[@]}"; do
-  [ -n "${build_of[$student]:-}" ] || continue
-  if [ -f "$builds/$student.log" ]; then
-    log_of[$student]=$builds/$student.log
-  elif [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ]; then
-    built_of[$student]=1
+  [ "${status_of[$student]}" = found ] || continue
+  k=${number_of[$student]}
+  compile_log=$builds/logs/$k.log
+  if [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ]; then
+    build_of[$student]=built
+  elif grep -q '^refused: ' "$compile_log" 2>/dev/null; then
+    build_of[$student]=refused reason_of[$student]=$(sed -n 's/^refused: //p' "$compile_log" | tail -1)
+  elif grep -q '^stopped: ' "$compile_log" 2>/dev/null; then
+    build_of[$student]="compile time-out" reason_of[$student]=$(sed -n 's/^stopped: //p' "$compile_log" | tail -1)
+  elif [ -f "$compile_log" ] && ! grep -q '^failed: ' "$compile_log"; then
+    build_of[$student]="link error"
+  else
+    build_of[$student]="compile error"
   fi
+  # Without this machine's folders: the course's, the class's.
+  reason_of[$student]=$(sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$out/||g" <<<"${reason_of[$student]:-}")
 done
 
 # --- with --slurm: the class is graded by the cluster's jobs -----------------------------------------
@@ -151,7 +291,7 @@ done
 if [ $slurm -eq 1 ] && [ $mode = all ]; then
   command -v sbatch >/dev/null || [ $dry_run -eq 1 ] || die "--slurm: sbatch is not on PATH (run this on a machine of the cluster)"
   mkdir -p "$out/slurm"
-  grade=(env "COURSE_BUILD_DIR=${COURSE_BUILD_DIR:-$root/build}" bash "$root/common/tools/grade-class.sh"
+  grade=(env "COURSE_BUILD_DIR=$course_build" bash "$root/common/tools/grade-class.sh"
          "$lesson" "$name" "$submissions" --out "$out" "${passed_on[@]}")
   # batch_script JOB-NAME OUTPUT LAST-WORDS [#SBATCH lines...] -- COMMAND...: a batch script that runs
   # COMMAND, every word quoted, then LAST-WORDS as they are (a variable the job's shell expands).
@@ -191,48 +331,38 @@ fi
 
 # A gradebook field, quoted for CSV.
 quote() { local s=${1//\"/\"\"}; printf '"%s"' "${s//$'\n'/ }"; }
-# Each student's gradebook row goes to rows/STUDENT.csv, and the time of one who passed every case to
-# rows/STUDENT.finish; the merge (step 4) puts them together, here or in the last job of --slurm.
-rows=$out/rows
-mkdir -p "$rows"
 graded=("${students[@]}")
 [ $mode = one ] && { [ "$task" -le ${#students[@]} ] || die "--grade-one $task: the class has ${#students[@]} students"; graded=("${students[$((task - 1))]}"); }
 [ $mode = merge ] && graded=()
 
-# --- 2. the solution's time, and whether there is a GPU ----------------------------------------------
+# --- 3. the solution's time, and whether there is a GPU ----------------------------------------------
 # ./course grade-class has built the course's runner, device query and the solution's benchmark.
-course_build=${COURSE_BUILD_DIR:-$root/build}
-runner=$course_build/bin/course_runner
+runner=$bin/course_runner
 # A measurement (a benchmark's --csv output in a file) as "verdict<TAB>median ms<TAB>GPU".
 summary() { "$runner" --summary "$1" 2>/dev/null; }
 have_gpu=0
-if [ $mode != merge ] && "$course_build/bin/course_device_info" >/dev/null 2>&1; then have_gpu=1; fi
-solution_ms="" solution_note=""
-if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
-  solution_csv=$builds/solution.csv
-  [ $mode = all ] || solution_csv=$builds/solution-task$task.csv  # the tasks of --slurm run side by side
-  if [ -x "$course_build/bin/solution${lesson}_${name}_bench" ] &&
-    timeout -k 5 "$limit" "$course_build/bin/solution${lesson}_${name}_bench" --csv >"$solution_csv" 2>/dev/null; then
-    IFS=$'\t' read -r verdict solution_ms _ < <(summary "$solution_csv")
-    [ "$verdict" = PASS ] || solution_ms=""
-  elif [ -f "${stub%.cu}.solution-time.csv" ]; then  # a student's copy: the time recorded with it
-    IFS=$'\t' read -r verdict solution_ms gpu < <(summary "${stub%.cu}.solution-time.csv")
-    [ "$verdict" = PASS ] && solution_note=" (recorded on $gpu)" || solution_ms=""
-  fi
-fi
+if [ $mode != merge ] && "$bin/course_device_info" >/dev/null 2>&1; then have_gpu=1; fi
 
 # --- the sandbox and compute-sanitizer, for every run of a student's program --------------------------
-# course_sandbox (./course grade-class builds it) confines each run; where the kernel cannot (no
-# Landlock) the runs keep their time and output limits, and a warning says what is missing.
-sandbox=$course_build/bin/course_sandbox
+# course_sandbox confines each run: it writes only in its scratch folder and reads only the system's
+# folders (libraries, the GPU's device files, the CUDA Toolkit), the course's compute-sanitizer check
+# and its own programs, not the solutions, your home or another student's programs. Where the kernel
+# cannot (no Landlock), the runs keep their time and output limits, and a warning says what is missing.
+sandbox=$bin/course_sandbox
 confine=()
 sanitizer="" small=()
 sanitize_check=$root/common/tools/sanitize_submission.sh
+system_readable=()
+for folder in /usr /lib /lib32 /lib64 /bin /sbin /etc/ld.so.cache /dev /proc /sys \
+  "$(dirname "$(dirname "$(realpath "$(command -v nvcc 2>/dev/null || echo /usr/bin/nvcc)")")")"; do
+  [ ! -e "$folder" ] || system_readable+=(--readable "$folder")
+done
 if [ $have_gpu -eq 1 ]; then
   [ -x "$sandbox" ] || die "$sandbox is missing (./course grade-class builds it)"
   if ! "$sandbox" --check >/dev/null; then
     confine=(--allow-unconfined)
-    say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders"
+    system_readable=()
+    say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders and read any file"
   fi
   [ "$(id -u)" -ne 0 ] ||
     say "warning: grading as root: a submission may still write device files and /proc as root may; grade as an ordinary user"
@@ -240,49 +370,79 @@ if [ $have_gpu -eq 1 ]; then
     # The lesson's small size (course_add_lesson's SMALL) is one the exercise's benchmark takes too.
     { read -r sanitizer; read -r -a small; } < <(bash "$sanitize_check" --setup "$tree" "$lesson")
     [ -n "$sanitizer" ] || die "compute-sanitizer was not found (it comes with the CUDA Toolkit): install it, or grade with --no-sanitize"
+    [ ${#system_readable[@]} -eq 0 ] || system_readable+=(--readable "$(dirname "$(dirname "$(realpath "$sanitizer")")")")
   fi
 fi
 output_limit=1000000  # bytes a run may print
 
-# jailed SECONDS COMMAND...: runs a program of the student's through course_sandbox, in $scratch (its
-# working folder, HOME and TMPDIR, the one folder it may write in), for at most SECONDS; what it prints (1 MB
-# at most) goes to $printed, outside that folder. Exit code: the program's, 124 at the time limit, 125
-# at the output limit. Nothing it started outlives it.
+# jailed SECONDS PROGRAMS-FOLDER COMMAND...: runs a program through course_sandbox, in $scratch (its
+# working folder, HOME and TMPDIR, the one folder it may write in), reading only the system's folders,
+# PROGRAMS-FOLDER and the student's source, for at most SECONDS; what it prints (1 MB at most) goes to
+# $printed, outside that folder. It gets a fresh grading seal ($seal). Exit code: the program's, 124 at
+# the time limit, 125 at the output limit. Nothing it started outlives it.
 jailed() {
-  local seconds=$1
-  shift
-  (cd "$scratch" && HOME=$scratch TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv "$sandbox" "${confine[@]}" --writable "$scratch" \
+  local seconds=$1 programs=$2 readable=()
+  shift 2
+  [ ${#system_readable[@]} -eq 0 ] ||
+    readable=("${system_readable[@]}" --readable "$programs" --readable "$sanitize_check" --readable "$student_source")
+  seal=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')
+  (cd "$scratch" && HOME=$scratch TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv COURSE_GRADE_SEAL=$seal \
+    "$sandbox" "${confine[@]}" "${readable[@]}" --writable "$scratch" \
     --time-limit "$seconds" --output "$printed" --output-limit $output_limit -- "$@")
 }
-# The first lines a run printed, printable characters only, without this machine's paths.
-printed_lines() { head -c 100000 "$printed" | sed -e "s|$root/||g" -e "s|$out/||g" -e "s|$submissions/||g" | tr -cd '\11\12\40-\176'; }
+# Whether the last run ended by its own main, with exit code CODE: the seal's line.
+sealed() { grep -qx "course-grade-seal: $seal exit $1" "$printed"; }
+# The first lines a run printed, printable characters only, without this machine's paths or the seal.
+printed_lines() {
+  head -c 100000 "$printed" | grep -v '^course-grade-seal: ' |
+    sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$out/||g" -e "s|$submissions/||g" | tr -cd '\11\12\40-\176'
+}
 
-# Before any student: the check runs on the course's own solution, sandboxed as a student's program
-# is. Should it find something there (compute-sanitizer that cannot work inside the sandbox on this
-# machine, say), it would cost every student points, so grading stops instead.
-solution_bench=$course_build/bin/solution${lesson}_${name}_bench
-solution_file=$(ls "$root"/solutions/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
-if [ $have_gpu -eq 1 ] && [ $sanitize -eq 1 ] && [ -x "$solution_bench" ] && [ -n "$solution_file" ]; then
-  scratch=$builds/run/solution-check printed=$builds/run/solution-check.printed
+# Before any student: the course's own solution runs as a student's program does, in the sandbox, once
+# plainly and once under compute-sanitizer. Should either fail there (a sandbox too tight for this
+# machine's GPU, compute-sanitizer that cannot work inside it), it would cost every student points, so
+# grading stops instead.
+solution_bench=$bin/solution${lesson}_${name}_bench
+solution_ms="" solution_note=""
+if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
+  scratch=$builds/run/solution-check printed=$builds/run/solution-check.printed student_source=$solution_file
+  [ $mode = all ] || scratch=$scratch-task$task printed=$scratch.printed  # the tasks of --slurm run side by side
   rm -rf "$scratch"
   mkdir -p "$scratch"
-  jailed $((3 * limit)) bash "$sanitize_check" "$sanitizer" "$solution_bench" "$solution_file" \
-    "${small[@]}" || { tail -5 "$printed" >&2; die "the compute-sanitizer check fails on the course's own solution here, so it would cost every student points (above; grade with --no-sanitize, or see $printed)"; }
+  if [ -x "$solution_bench" ]; then
+    jailed "$limit" "$bin" "$solution_bench" --csv && sealed 0 ||
+      { printed_lines | tail -5 >&2; die "the course's own solution does not run inside the sandbox here (above; see $printed)"; }
+    grep -A1 '^lesson,step,title,' "$printed" | grep -v '^--$' | tail -2 >"$scratch.csv"
+    IFS=$'\t' read -r verdict solution_ms _ < <(summary "$scratch.csv")
+    [ "$verdict" = PASS ] || solution_ms=""
+    if [ $sanitize -eq 1 ]; then
+      jailed $((3 * limit)) "$bin" bash "$sanitize_check" "$sanitizer" "$solution_bench" "$solution_file" "${small[@]}" ||
+        { printed_lines | tail -5 >&2; die "the compute-sanitizer check fails on the course's own solution here, so it would cost every student points (above; grade with --no-sanitize, or see $printed)"; }
+    fi
+  elif [ -f "${stub%.cu}.solution-time.csv" ]; then  # a student's copy: the time recorded with it
+    IFS=$'\t' read -r verdict solution_ms gpu < <(summary "${stub%.cu}.solution-time.csv")
+    [ "$verdict" = PASS ] && solution_note=" (recorded on $gpu)" || solution_ms=""
+  fi
   rm -rf "$scratch"
 fi
 
 SECONDS=0
-# --- 3. run each student's work, one after another ---------------------------------------------------
-# The test cases, from the grading test built with the course's stub (never a student's program).
-declare -A points_of
+# --- 4. run each student's work, one after another ---------------------------------------------------
+# The test cases, from the grading test built with the course's stub (never a student's program); the
+# instructor's hidden ones ([hidden]) are named to the student only by their number.
+declare -A points_of label_of hidden_of
 total_points=0
-cases=()
+cases=() hidden_cases=()
 listing=$tree/bin/${base}_cases
 if [ $mode != merge ]; then
   [ -x "$listing" ] || die "$listing is missing: build the class again (without --dry-run)"
   mapfile -t cases < <("$listing" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
   [ ${#cases[@]} -gt 0 ] || die "the grading test $listing lists no test case"
+  mapfile -t hidden_cases < <("$listing" "[hidden]" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
 fi
+for c in "${cases[@]}"; do label_of[$c]=$c points_of[$c]=1; done
+number=0
+for c in "${hidden_cases[@]}"; do number=$((number + 1)); hidden_of[$c]=1 label_of[$c]="hidden case $number"; done
 # Each case is run alone, by a test spec that names it exactly (Catch2's special characters escaped);
 # a spec that does not pick out its one case is a fault of this script, so it stops.
 declare -A spec_of
@@ -291,9 +451,9 @@ for c in "${cases[@]}"; do
   picked=$("$listing" "${spec_of[$c]}" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
   [ "$picked" = "$c" ] || die "cannot run the test case '$c' alone (its spec picks: ${picked:-nothing})"
 done
-for c in "${cases[@]}"; do points_of[$c]=1; done
 sanitizer_cost=""  # the points a compute-sanitizer error costs
-if [ -f "$points_file" ] && [ ${#cases[@]} -gt 0 ]; then  # lines "case name = points"; '#' starts a comment
+for points_file in "${points_files[@]}"; do  # lines "case name = points"; '#' starts a comment
+  [ -f "$points_file" ] && [ ${#cases[@]} -gt 0 ] || continue
   while IFS= read -r line || [ -n "$line" ]; do
     [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
     c=${line% = *} p=${line##* = }
@@ -305,68 +465,95 @@ if [ -f "$points_file" ] && [ ${#cases[@]} -gt 0 ]; then  # lines "case name = p
     [ -n "${points_of[$c]+set}" ] || die "${points_file#"$root"/}: no test case '$c' in the grading test"
     points_of[$c]=$p
   done <"$points_file"
-fi
+done
 for c in "${cases[@]}"; do total_points=$((total_points + ${points_of[$c]})); done
 [ -n "$sanitizer_cost" ] || sanitizer_cost=$(((total_points + 1) / 2))
 
 for student in "${graded[@]}"; do
   feedback=$out/feedback/$student.txt
-  row=$rows/$student.csv
-  rm -f "$row" "$rows/$student.finish"
-  file=${file_of[$student]}
+  row=$out/rows/$student.csv
+  rm -f "$row"
+  shown=${shown_of[$student]}
   {
-    echo "Grading of $student, exercise $lesson $name"
+    echo "Grading of $student, exercise $lesson $name ($(now))"
+    [ -z "$shown" ] || echo "File graded: $shown${note_of[$student]:+ (${note_of[$student]})}"
+    [ -z "${late_of[$student]}" ] || echo "Sent late, as the learning platform marked it."
     echo
   } >"$feedback"
-  if [ -z "$file" ]; then
-    why="no $name.cu found"
-    [ -z "${odd_path_of[$student]:-}" ] || why="$name.cu is in a folder whose name holds a tab, newline or ';': rename it"
-    echo "$why in the submission" >>"$feedback"
-    echo "$(quote "$student"),,missing file,0,${#cases[@]},0,$total_points,,,,$(quote "$why")" >"$row"
+  # write_row BUILD PASSED POINTS TIME RATIO SANITIZER FIRST-FAILURE: the student's gradebook row.
+  write_row() {
+    echo "$(quote "$student"),$(quote "$shown"),$(quote "$1"),$2,${#cases[@]},$3,$total_points,$4,$5,$(quote "$6"),$(quote "$7"),$(now)" >"$row"
+  }
+  if [ "${status_of[$student]}" != found ]; then
+    echo "${note_of[$student]}" >>"$feedback"
+    write_row "missing file" 0 0 "" "" "" "${note_of[$student]}"
     continue
   fi
-  relative=${file#"$submissions/$student/"}
-  if [ -z "${built_of[$student]:-}" ]; then
-    first=$(grep -m 8 -E "error" "${log_of[$student]}" | sed "s|$root/||g; s|$submissions/||g")
-    { echo "The file $relative did not compile. The first errors:"; echo; echo "$first"; } >>"$feedback"
-    echo "$(quote "$student"),$(quote "$relative"),compile error,0,${#cases[@]},0,$total_points,,,,$(quote "$(head -1 <<<"$first")")" >"$row"
+  k=${number_of[$student]}
+  if [ "${build_of[$student]}" != built ]; then
+    case ${build_of[$student]} in
+      refused | "compile time-out")
+        why=${reason_of[$student]}
+        echo "The file $shown was not graded: $why." >>"$feedback" ;;
+      *)
+        log=$builds/logs/$k.log
+        [ "${build_of[$student]}" = "compile error" ] || log=$builds/logs/$k.link.log
+        first=$(grep -m 8 -E "error" "$log" | sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$tree/||g")
+        first=${first//"$builds/src/$k/$name.cu"/"$shown"}  # the student's own name for the file
+        why=$(head -1 <<<"$first")
+        { echo "The file $shown did not ${build_of[$student]/ error/}. The first errors:"; echo; echo "$first"; } >>"$feedback" ;;
+    esac
+    write_row "${build_of[$student]}" 0 0 "" "" "" "$why"
     continue
   fi
   if [ $have_gpu -eq 0 ]; then
     echo "Built. Not run: no CUDA device on the grading machine." >>"$feedback"
-    echo "$(quote "$student"),$(quote "$relative"),built,,${#cases[@]},,$total_points,,,,$(quote "not run: no CUDA device")" >"$row"
+    write_row built "" "" "" "" "" "not run: no CUDA device"
     continue
   fi
   grader=$(program "$student" grade)
   bench=$(program "$student" bench)
+  programs=$tree/bin/students/$k
+  student_source=$builds/src/$k/$name.cu
   scratch=$builds/run/$student
   printed=$builds/run/$student.printed
   rm -rf "$scratch"
   mkdir -p "$scratch"
   passed=0 earned=0 first_failure="" timed_out=0
   for c in "${cases[@]}"; do
+    label=${label_of[$c]}
     # After one time-out the rest are not run: an endless kernel would cost the limit in every case.
     if [ $timed_out -eq 1 ]; then
-      echo "NOT RUN (an earlier case ran over the time limit)  $c" >>"$feedback"
+      echo "NOT RUN (an earlier case ran over the time limit)  $label" >>"$feedback"
       continue
     fi
-    jailed "$limit" "$grader" "${spec_of[$c]}"
+    jailed "$limit" "$programs" "$grader" "${spec_of[$c]}"
     code=$?
     output=$(printed_lines)
+    case $code in
+      0 | 1 | 77) sealed "$code" || code=ended ;;
+    esac
     case $code in
       0) verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]})) ;;
       124) verdict="TIME-OUT (over $limit s)" timed_out=1 ;;
       125) verdict="TOO MUCH OUTPUT (over $output_limit bytes; stopped)" ;;
       1) verdict=FAIL ;;
       77) verdict="SKIPPED ($(grep -m1 -i 'skipped:' <<<"$output" | sed 's/.*skipped: *//I'))" ;;
+      ended) verdict="ENDED EARLY (the program stopped inside the submission before the test's end: exit() called?)" ;;
       *) verdict="CRASH (exit code $code)" ;;
     esac
-    echo "$verdict  $c" >>"$feedback"
+    echo "$verdict  $label" >>"$feedback"
     if [ "$verdict" != PASS ]; then
-      # The test's own words (Catch's FAILED block: the check, its values, its messages) or the error.
-      detail=$(grep -E -A8 "FAILED|error:" <<<"$output" | head -16)
+      # The test's own words (Catch's FAILED block: the check, its values, its messages) or the error;
+      # of a hidden case, nothing.
+      detail=""
+      [ -n "${hidden_of[$c]:-}" ] || detail=$(grep -E -A8 "FAILED|error:" <<<"$output" | head -16)
       [ -z "$detail" ] || printf '%s\n\n' "$detail" | sed 's/^/      /' >>"$feedback"
-      [ -n "$first_failure" ] || first_failure="$verdict: $c$(grep -m1 -E '^ +(with expansion|step|[A-Za-z].*:)' <<<"$output" | sed 's/^ */: /')"
+      if [ -z "$first_failure" ]; then
+        first_failure="$verdict: $label"
+        [ -n "${hidden_of[$c]:-}" ] ||
+          first_failure+=$(grep -m1 -E '^ +(with expansion|step|[A-Za-z].*:)' <<<"$output" | sed 's/^ */: /')
+      fi
     fi
   done
   # A submission that passed every case: once more on the small size under compute-sanitizer
@@ -377,7 +564,7 @@ for student in "${graded[@]}"; do
   if [ $passed -eq ${#cases[@]} ] && [ $sanitize -eq 0 ]; then
     checked="not run (--no-sanitize)"
   elif [ $passed -eq ${#cases[@]} ]; then
-    jailed $((3 * limit)) bash "$sanitize_check" "$sanitizer" "$bench" "$file" "${small[@]}"
+    jailed $((3 * limit)) "$programs" bash "$sanitize_check" "$sanitizer" "$bench" "$student_source" "${small[@]}"
     code=$?
     verdict=$(grep '^verdict: ' "$printed" | tail -1)
     verdict=${verdict#verdict: }
@@ -407,7 +594,8 @@ for student in "${graded[@]}"; do
     verdict=""
     # The measurement is the last CSV header and the line after it (the benchmark prints them once the
     # kernel's runs are over), whatever else the student's code printed, lines like them included.
-    jailed "$limit" "$bench" --csv && grep -A1 '^lesson,step,title,' "$printed" | grep -v '^--$' | tail -2 >"$measured" &&
+    jailed "$limit" "$programs" "$bench" --csv && sealed 0 &&
+      grep -v '^course-grade-seal: ' "$printed" | grep -A1 '^lesson,step,title,' | grep -v '^--$' | tail -2 >"$measured" &&
       IFS=$'\t' read -r verdict time_ms _ < <(summary "$measured")
     if [ "$verdict" = PASS ]; then
       [ -n "$solution_ms" ] && ratio=$(awk -v a="$time_ms" -v b="$solution_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
@@ -416,47 +604,25 @@ for student in "${graded[@]}"; do
       echo "time: $time_ms ms$compared" >>"$feedback"
     else
       time_ms=""
-      echo "time: not measured (the benchmark failed, ran over $limit s or printed something else)" >>"$feedback"
+      echo "time: not measured (the benchmark failed, ran over $limit s, stopped early or printed something else)" >>"$feedback"
     fi
   fi
   rm -rf "$scratch" "$printed"
-  echo "$(quote "$student"),$(quote "$relative"),built,$passed,${#cases[@]},$earned,$total_points,$time_ms,$ratio,$(quote "$checked"),$(quote "$first_failure")" >"$row"
-  # The leaderboard: those whose every answer is right and whom compute-sanitizer found nothing in.
-  [ -z "$time_ms" ] || [[ $checked != clean && $checked != not\ run* ]] ||
-    printf '%s\t%s\t%s\n' "$time_ms" "$student" "$ratio" >"$rows/$student.finish"
+  write_row built "$passed" "$earned" "$time_ms" "$ratio" "$checked" "$first_failure"
 done
 if [ $mode = one ]; then
   [ $have_gpu -eq 1 ] || say "no CUDA device on this node: $student's submission was built, not run"
   exit 0
 fi
 
-# --- 4. the gradebook, in the students' order, and the leaderboard: those that pass every case, fastest
-# first. A student whose row is missing (a job of --slurm that was cancelled or ran out of time) gets one
-# that says so.
-gradebook=$out/gradebook.csv
-echo "student,file,build,cases_passed,cases_total,points,points_total,time_ms,vs_solution,sanitizer,first_failure" >"$gradebook"
-for student in "${students[@]}"; do
-  if [ -f "$rows/$student.csv" ]; then
-    cat "$rows/$student.csv"
-  else
-    echo "$(quote "$student"),,not graded,,,,,,,,$(quote "its grading job did not finish (see ${out#"$root"/}/slurm/)")"
-  fi
-done >>"$gradebook"
-leaderboard=$out/leaderboard.csv
-echo "rank,student,time_ms,vs_solution" >"$leaderboard"
-rank=0
-finishers=()
-for student in "${students[@]}"; do
-  [ ! -f "$rows/$student.finish" ] || finishers+=("$(cat "$rows/$student.finish")")
-done
-[ ${#finishers[@]} -eq 0 ] || printf '%s\n' "${finishers[@]}" | LC_ALL=C sort -t$'\t' -k1,1g |
-  while IFS=$'\t' read -r ms student ratio; do
-    rank=$((rank + 1))
-    echo "$rank,$(quote "$student"),$ms,$ratio"
-  done >>"$leaderboard"
-
+# --- 5. the gradebook, the leaderboard, the identical files, the platforms' imports ------------------
+merge=("$bin/course_gradebook" --out "$out" --exercise "$lesson $name" --stub "$stub")
+[ -z "$solution_file" ] || merge+=(--solution "$solution_file")
+[ -z "$assignment" ] || merge+=(--assignment "$assignment")
+"${merge[@]}" || die "the gradebook could not be written"
 [ $have_gpu -eq 0 ] || say "ran on the GPU in $SECONDS s"
-say "gradebook: ${gradebook#"$root"/} (${#students[@]} students); feedback in ${out#"$root"/}/feedback/"
+gradebook=$out/gradebook.csv
+say "gradebook: ${gradebook#"$root"/} ($(($(wc -l <"$gradebook") - 1)) students); feedback in ${out#"$root"/}/feedback/"
 sed "s/\"//g" "$gradebook" | { column -s, -t 2>/dev/null || cat; }
 [ $mode = merge ] && exit 0
 if [ $have_gpu -eq 0 ]; then

@@ -7,7 +7,9 @@
 # barriers or warp-level primitives. It stops at the first tool that finds something. Printed: what
 # the tools print, then a last line "verdict: clean (TOOLS)" or "verdict: FINDING (TOOL)", FINDING one
 # of: memory error, race, barrier misuse, crash (exit code N). Exit code 0 clean, 1 a finding, 77
-# skipped (no compute-sanitizer, or no GPU: the benchmark's own 77).
+# skipped (no compute-sanitizer, or no GPU: the benchmark's own 77). Where COURSE_GRADE_SEAL is set
+# (./course grade-class), a run that exits 0 without printing that seal (course/grading_seal.h) stopped
+# inside the student's code before the benchmark's end: "verdict: ended early (TOOL)".
 #   common/tools/sanitize_submission.sh --setup BUILD_DIR LESSON
 # prints what a caller passes to the check, as found in a build of the course: the compute-sanitizer
 # to run (the one CMake found, else the one on PATH; an empty line without either), then the lesson's
@@ -24,14 +26,20 @@ fi
 [ $# -ge 3 ] || { echo "usage: sanitize_submission.sh SANITIZER BENCH FILE [SMALL ARGUMENTS...]" >&2; exit 2; }
 sanitizer=$1 bench=$2 file=$3
 shift 3
+seal=${COURSE_GRADE_SEAL:-}
 [ -x "$sanitizer" ] || { echo "skipped: compute-sanitizer was not found"; exit 77; }
 tools=(memcheck)
 ! grep -qE '__shared__|__syncthreads|__syncwarp|_sync\(|cooperative_groups|barrier|memcpy_async|__pipeline' "$file" ||
   tools+=(racecheck synccheck)
 for tool in "${tools[@]}"; do
-  "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 10 \
-    "$bench" "$@" --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1 2>&1
+  output=$("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 10 \
+    "$bench" "$@" --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1 2>&1)
   code=$?
+  grep -v '^course-grade-seal: ' <<<"$output"
+  if [ $code -eq 0 ] && [ -n "$seal" ] && ! grep -qx "course-grade-seal: $seal exit 0" <<<"$output"; then
+    echo "verdict: ended early ($tool)"
+    exit 1
+  fi
   [ $code -ne 0 ] || continue
   [ $code -ne 77 ] || { echo "skipped: no CUDA device"; exit 77; }
   case $code:$tool in

@@ -35,6 +35,7 @@
 #include "course/check.h"
 #include "course/cli.h"
 #include "course/device.h"
+#include "course/grading_seal.h"
 #include "course/program.h"
 #include "course/report.h"
 #include "course/step_program.h"
@@ -69,7 +70,8 @@ typename Exercise::Output run_once(const typename Exercise::Input& input) {
 /// solution's. The measurement's step is "solution" for the solution's program, "yours" otherwise.
 template <class Exercise>
 int exercise_bench_main(int argc, char** argv) {
-  return run_program(argv[0], [&]() -> int {
+  take_grading_seal();
+  return print_grading_seal(run_program(argv[0], [&]() -> int {
     StepRequest request;
     request.program = program_name(argv[0]);
     CommandLine cli(request.program, std::string("Times the exercise: ") + Exercise::kTitle + ".");
@@ -92,7 +94,7 @@ int exercise_bench_main(int argc, char** argv) {
         m, request, [&](cudaStream_t s) { device.run(s); }, [&](cudaStream_t s) { device.poison(s); });
     const CheckResult result = Exercise::check(input, device.result());
     return finish_step(m, result.pass, result.detail, request, [](const std::string&) {});
-  });
+  }));
 }
 
 }  // namespace course

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Tests common/tools/compile_submission.sh, the compiler launcher of ./course grade-class, with the host
+# C++ compiler (quick) on small files: it compiles a file that includes what a submission may include,
+# and refuses one that includes a file of the machine or of the course outside the exercise, confined
+# by the sandbox (where the kernel has Landlock) and, as on a kernel without it, by the check of what
+# the compiler read ("confine no"), so that the file's lines never reach the log. It stops a compile at
+# its time limit and gives that failure again, without compiling, while the file stays the same.
+# Usage: common/tests/test_compile_submission.sh SANDBOX WORK_DIR
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+sandbox=$1 work=$2
+rm -rf "$work"
+mkdir -p "$work/course/include" "$work/secret" "$work/src" "$work/logs" "$work/objects"
+echo 'inline int answer() { return 42; }' >"$work/course/include/allowed.h"
+echo 'int solution_of_the_exercise = 1; // the answer key' >"$work/secret/solution.h"
+failures=0
+check() {  # check WHAT CONDITION...
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
+}
+lacks() { ! grep -q "$1" "$2"; }
+compiler=$(command -v c++ || command -v g++)
+readable=("$work/course" /dev/null)
+for folder in /usr/include /usr/lib/gcc /usr/libexec/gcc /usr/lib64 /usr/lib/"$(cc -print-multiarch 2>/dev/null)" /usr/bin \
+  /lib64 /lib/"$(cc -print-multiarch 2>/dev/null)" "$(dirname "$(dirname "$(realpath "$compiler")")")"; do
+  case $folder in /usr | / | /usr/lib/ | /lib/) continue ;; esac
+  [ ! -d "$folder" ] || readable+=("$folder")
+done
+policy() {  # policy CONFINE: writes the policy
+  {
+    echo "sandbox $sandbox"
+    echo "confine $1"
+    printf 'readable %s\n' "${readable[@]}"
+    echo "time-limit 5"
+    echo "memory-limit 2000000000"
+    echo "output-limit 100000"
+    echo "logs $work/logs"
+    echo "sources $work/src"
+  } >"$work/policy"
+}
+compile() {  # compile K SOURCE-TEXT: the exit code of compiling it as submission K
+  mkdir -p "$work/src/$1" "$work/objects/$1"
+  printf '%s\n' "$2" >"$work/src/$1/answer.cpp"
+  (cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" "$1" "$compiler" -I"$work/course/include" \
+    -MD -MF "objects/$1/answer.o.d" -c "$work/src/$1/answer.cpp" -o "objects/$1/answer.o")
+}
+modes=(no)
+"$sandbox" --check >/dev/null && modes=(yes no)
+k=0
+for mode in "${modes[@]}"; do
+  policy "$mode"
+  k=$((k + 1))
+  compile $k '#include "allowed.h"
+int main() { return answer(); }'
+  check "confine $mode: a file that includes the course's header compiles" test $? -eq 0 -a -f "$work/objects/$k/answer.o"
+  for outside in "$work/secret/solution.h" /etc/hostname /etc/os-release; do
+    [ -f "$outside" ] || continue
+    k=$((k + 1))
+    compile $k "#include \"$outside\""
+    code=$?
+    check "confine $mode: #include \"$outside\" is refused" test $code -eq 1
+    check "... with one line that says why" grep -q "^refused: it includes .*, outside what a submission may include" "$work/logs/$k.log"
+    check "... and no object" test ! -e "$work/objects/$k/answer.o"
+    [ "$outside" != "$work/secret/solution.h" ] || check "... and nothing of the file in the log" lacks "answer key" "$work/logs/$k.log"
+  done
+  k=$((k + 1))
+  compile $k 'int main() { return 1 }'
+  check "confine $mode: a syntax error is a compile error (1), its log ends 'failed: ...'" \
+    test $? -eq 1 -a "$(tail -1 "$work/logs/$k.log")" = "failed: the compiler's exit code 1"
+done
+k=$((k + 1))
+compile $k '#if __INCLUDE_LEVEL__ < 40
+#include __FILE__
+#include __FILE__
+#endif'
+check "a compile that never ends is stopped at the time limit (124)" test $? -eq 124
+check "... and its log says so" grep -q '^stopped: compiling took longer than the time limit (5 s)' "$work/logs/$k.log"
+SECONDS=0
+(cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" $k "$compiler" -c "$work/src/$k/answer.cpp" \
+  -o "objects/$k/answer.o")
+code=$?
+check "... and while its file is the same the failure is given again at once" test "$code" -eq 124 -a $SECONDS -lt 3
+[ $failures -eq 0 ] || { echo "$failures checks failed"; exit 1; }
+echo "all checks passed"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Tests the two ends of ./course grade-class without building anything: course_intake, which lists the
+# class from folders or from a Canvas or Moodle bulk download, and course_gradebook, which puts graded
+# rows together (gradebook, leaderboard, identical files, the platforms' imports) so that no cell
+# would run as a formula in a spreadsheet.
+# Usage: common/tests/test_intake_and_gradebook.sh BIN_DIR WORK_DIR
+set -uo pipefail
+bin=$1 work=$2
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+check() {  # check WHAT CONDITION...
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
+}
+has_line() { grep -q -x -F -- "$1" "$2"; }  # has_line LINE FILE
+field() { awk -F'\t' -v s="$1" -v n="$2" '$1 == s { print $n }' "$3"; }  # field STUDENT N LIST
+
+# --- course_intake: folders --------------------------------------------------------------------------
+folders=$work/folders
+mkdir -p "$folders/alice/course/exercises/02-max-reduction" "$folders/alice/scratch" "$folders/bob" \
+  "$folders/Jane Doe_4207_assignsubmission_file" "$folders/.hidden"
+touch "$folders/alice/course/exercises/02-max-reduction/argmax.cu" "$folders/alice/scratch/argmax.cu" \
+  "$folders/bob/argmax_final.cu" "$folders/Jane Doe_4207_assignsubmission_file/argmax.cu"
+"$bin/course_intake" --submissions "$folders" --exercise argmax.cu --list "$work/folders.tsv" 2>"$work/intake.err"
+check "course_intake lists a folder per student" test $? -eq 0 -a "$(wc -l <"$work/folders.tsv")" -eq 3
+check "... the file inside a copy of exercises/ first, naming the others" \
+  test "$(field alice 7 "$work/folders.tsv")|$(field alice 8 "$work/folders.tsv")" = "course/exercises/02-max-reduction/argmax.cu|also found: scratch/argmax.cu"
+check "... a student without the file as missing" test "$(field bob 5 "$work/folders.tsv")" = missing
+check "... Moodle's folder as the student's name and participant number" \
+  test "$(field 'Jane Doe' 2 "$work/folders.tsv")|$(field 'Jane Doe' 3 "$work/folders.tsv")" = "4207|moodle"
+"$bin/course_intake" --submissions "$folders" --exercise argmax.cu --list "$work/only.tsv" --only "bob alice"
+check "--only keeps the students named" test "$(cut -f1 "$work/only.tsv" | tr '\n' ' ')" = "alice bob "
+"$bin/course_intake" --submissions "$folders" --exercise argmax.cu --list "$work/x.tsv" --only "carol" 2>"$work/only.err"
+check "--only refuses a student who is not in the class, in one line (exit 2)" \
+  test $? -eq 2 -a "$(wc -l <"$work/only.err")" -eq 1
+"$bin/course_intake" --submissions "$work/none" --exercise argmax.cu --list "$work/x.tsv" 2>/dev/null
+check "a folder that does not exist: exit 2" test $? -eq 2
+
+# --- course_intake: a flat download --------------------------------------------------------------------
+flat=$work/flat
+mkdir -p "$flat"
+touch "$flat/doejane_4207_81234_argmax.cu" "$flat/doejane_LATE_4207_81240_argmax-2.cu" "$flat/doejane_4207_81239_argmax-1.cu" \
+  "$flat/doejane_4207_81241_notes.txt" "$flat/Mark Ray_555_assignsubmission_file_argmax.cu" "$flat/smithjo_12_13_other.cu" \
+  "$flat/leejo_7_8_argmax.cu" "$flat/leejo_9_10_argmax.cu" "$flat/README.txt"
+"$bin/course_intake" --submissions "$flat" --exercise argmax.cu --list "$work/flat.tsv" 2>"$work/flat.err"
+check "course_intake reads a Canvas and Moodle download" test $? -eq 0
+check "... Canvas's latest renamed copy, late, with the files sent" \
+  test "$(field doejane 4 "$work/flat.tsv")|$(field doejane 7 "$work/flat.tsv")|$(field doejane 8 "$work/flat.tsv")" = \
+  "late|argmax-2.cu|graded argmax-2.cu of the 4 files sent: argmax-1.cu, argmax-2.cu, argmax.cu, notes.txt"
+check "... Moodle's file" test "$(field 'Mark Ray' 2 "$work/flat.tsv")|$(field 'Mark Ray' 7 "$work/flat.tsv")" = "555|argmax.cu"
+check "... two students of one name apart, by their ids" test "$(grep -c '^leejo-' "$work/flat.tsv")" -eq 2
+check "... a student without the exercise's file" \
+  test "$(field smithjo 8 "$work/flat.tsv")" = "no argmax.cu among the 1 file sent: other.cu"
+check "... and a file of no known form named and left out" grep -q 'left out, .*: README.txt$' "$work/flat.err"
+
+# --- course_gradebook ----------------------------------------------------------------------------------
+out=$work/grades
+mkdir -p "$out/rows" "$out/files"
+printf '%s\n' "alice	4207	canvas				" "=bob	555	moodle	late				" "carol								" \
+  "dave								" "erin								" >"$out/class.tsv"
+row() { echo "$1" >"$out/rows/$2.csv"; }  # row CSV-LINE STUDENT
+row 'alice,argmax.cu,built,7,7,13,13,0.0625,1.01,clean,,2026-11-27T10:00:00Z' alice
+row '"=bob","=HYPERLINK(""x"",""y"")/argmax.cu",built,5,7,8,13,,,,"@SUM(A1): FAIL: argmax: the default size",2026-11-27T10:00:01Z' =bob
+row 'carol,argmax.cu,built,7,7,7,13,0.0600,0.97,race (racecheck),compute-sanitizer: race,2026-11-27T10:00:02Z' carol
+row 'dave,argmax.cu,built,7,7,13,13,0.0500,0.81,clean,,2026-11-27T10:00:03Z' dave
+echo 'int main() { return 0; } // mine' >"$out/files/alice.cu"
+printf 'int main()\n{\n  return 0;   /* ours */\n}\n' >"$out/files/carol.cu"
+echo 'int main() { return 0; } // mine' >"$out/files/dave.cu"
+echo 'int main() { return 1; } // the stub' >"$work/stub.cu"
+cp "$work/stub.cu" "$out/files/=bob.cu"
+cp "$work/stub.cu" "$out/files/erin.cu"
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" --stub "$work/stub.cu" --assignment "Argmax (4417)" 2>"$work/book.err"
+check "course_gradebook writes the gradebook" test $? -eq 0 -a -f "$out/gradebook.csv"
+check "... a row per student of the class, in its order" test "$(cut -d, -f1 "$out/gradebook.csv" | tr '\n' ' ')" = \
+  "student alice '=bob carol dave erin "
+check "... a student without a row as not graded" grep -q '^erin,,,,not graded,' "$out/gradebook.csv"
+check "... every cell that begins as a formula as text" has_line \
+  "'=bob,555,late,\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")/argmax.cu\",built,5,7,8,13,,,,'@SUM(A1): FAIL: argmax: the default size,2026-11-27T10:00:01Z" "$out/gradebook.csv"
+check "the leaderboard: every case passed and nothing found, fastest first" \
+  test "$(tail -n +2 "$out/leaderboard.csv" | cut -d, -f1-2 | tr '\n' ' ')" = "1,dave 2,alice "
+check "identical.csv: the same file" has_line "1,same file,alice; dave,$(sha256sum "$out/files/alice.cu" | cut -c1-64)," "$out/identical.csv"
+check "... and the same code once comments and spacing are set aside" \
+  has_line "3,same code (comments and spacing aside),alice; carol; dave,," "$out/identical.csv"
+check "... and files the same as the stub are said to be" grep -q "same file,'=bob; erin,.*,\"the course's stub, unchanged\"" "$out/identical.csv"
+check "... and the instructor is told, in one line" test "$(grep -c identical.csv "$work/book.err")" -eq 1
+check "lms/canvas.csv: Canvas's columns and the assignment's" has_line "Student,ID,SIS User ID,SIS Login ID,Section,Argmax (4417)" "$out/lms/canvas.csv"
+check "... a row per Canvas student" has_line "alice,4207,,,,13" "$out/lms/canvas.csv"
+check "lms/moodle.csv: the grading worksheet's columns" \
+  has_line "Identifier,Full name,Grade,Maximum Grade,Last modified (grade),Feedback comments" "$out/lms/moodle.csv"
+check "... a row per Moodle student, the comment as text" has_line \
+  "Participant 555,'=bob,8,13,2026-11-27T10:00:01Z,8 of 13 points: 5 of 7 test cases pass; first failure: @SUM(A1): FAIL: argmax: the default size" \
+  "$out/lms/moodle.csv"
+check "... and the students of neither platform named" grep -q '3 students have no Canvas or Moodle id' "$work/book.err"
+echo "damaged" >"$out/rows/carol.csv"
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" 2>/dev/null
+check "a damaged row says so, and asks for a regrade" grep -q '^carol,,,,not graded,.*its row is damaged: grade the student again (--only)' "$out/gradebook.csv"
+"$bin/course_gradebook" --out "$work/none" --exercise "02 argmax" 2>"$work/none.err"
+check "a grading folder without its class list: one line, exit 2" test $? -eq 2 -a "$(wc -l <"$work/none.err")" -eq 1
+[ $failures -eq 0 ] || { echo "$failures checks failed"; exit 1; }
+echo "all checks passed"

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# How ./course grade-class compiles one student's file: the compiler launcher of the class's build
+# (COURSE_SUBMISSION_LAUNCHER), which CMake puts before each compile of submission K:
+#   common/tools/compile_submission.sh POLICY K COMPILER ARGUMENTS...
+# The compiler runs inside course_sandbox, as online judges compile:
+#   - it may read only what POLICY names (`readable` lines: the class's copy of the course, which has no
+#     solutions/, and the compiler's own folders), the student's one file (`sources`/K) and its object's
+#     folder, the one folder it may write in; not the solutions, not the other students' files, not /etc;
+#   - it is stopped after `time-limit` seconds, at `memory-limit` bytes of address space a process, at
+#     `file-size-limit` bytes a file, and after `output-limit` bytes of messages;
+#   - what it prints goes to `logs`/K.log, the student's compile log (feedback quotes its errors).
+# Once it has compiled, every file the compiler read (its dependency file) must lie in those places
+# too: on a machine without Landlock (`confine no`), where the sandbox cannot stop the reading, this
+# is what refuses an #include of a file from elsewhere. A refusal removes the object and ends the log
+# with one line "refused: ...", which grade-class gives as the reason; a time-out ends it with
+# "stopped: ...", any other failure with "failed: ...".
+# A compile that failed leaves logs/K.failed (its exit code): while grade-class keeps it (the student's
+# file, the course's files and the limits are the same), the failure is given again without compiling,
+# so that a regrade does not wait again for a compile that never ends.
+# Exit code: the compiler's (0 compiled), 1 refused, 124 time limit, 125 output limit.
+set -uo pipefail
+[ $# -ge 3 ] || { echo "usage: compile_submission.sh POLICY K COMPILER ARGUMENTS..." >&2; exit 2; }
+policy=$1 k=$2
+shift 2
+readable=() sandbox="" confine=yes logs="" sources="" limits=() seconds=""
+while read -r key value; do
+  case $key in
+    sandbox) sandbox=$value ;;
+    confine) confine=$value ;;
+    readable) readable+=("$value") ;;
+    time-limit | memory-limit | file-size-limit | output-limit) limits+=("--$key" "$value")
+      [ "$key" != time-limit ] || seconds=$value ;;
+    logs) logs=$value ;;
+    sources) sources=$value ;;
+  esac
+done <"$policy"
+log=$logs/$k.log
+failed=$logs/$k.failed
+source_folder=$sources/$k
+[ ! -f "$failed" ] || exit "$(cat "$failed")"
+# The object and its dependency file, from the compiler's arguments (-o, -MF).
+object="" depfile="" previous=""
+for argument in "$@"; do
+  case $previous in
+    -o) object=$argument ;;
+    -MF) depfile=$argument ;;
+  esac
+  previous=$argument
+done
+[ -n "$object" ] || { echo "compile_submission.sh: no -o in the compile command" >"$log"; exit 2; }
+extra=()
+[ -n "$depfile" ] || { depfile=$object.d; extra=(-MD -MF "$depfile"); }
+object_folder=$(cd "$(dirname "$object")" && pwd)
+allowed=("${readable[@]}" "$source_folder" "$object_folder")
+# Confined to them; with `confine no` (a machine whose kernel has no Landlock) reading is left free,
+# and the check of the dependency file below is what keeps other files out.
+confined=(--allow-unconfined)
+if [ "$confine" = yes ]; then
+  confined=()
+  for path in "${allowed[@]}"; do confined+=(--readable "$path"); done
+fi
+rm -f "$depfile"
+"$sandbox" "${confined[@]}" --writable "$object_folder" "${limits[@]}" --output "$log" -- \
+  env LC_ALL=C TMPDIR="$object_folder" "$@" "${extra[@]}"
+code=$?
+rm -f "$object_folder"/tmpxft_*  # what nvcc leaves of a compile that was stopped
+outside="outside what a submission may include (the exercise's, the lesson's, the course library's and the system's headers)"
+refuse() {
+  rm -f "$object"
+  echo "refused: $1" >>"$log"
+  echo 1 >"$failed"
+  exit 1
+}
+mapfile -t canonical_allowed < <(realpath -m -- "${allowed[@]}")
+# check_read FILE...: refuses the submission if one of the files lies outside what it may read.
+check_read() {
+  local file folder inside
+  while IFS= read -r file; do
+    inside=0
+    for folder in "${canonical_allowed[@]}"; do
+      case $file in "$folder" | "$folder"/*) inside=1; break ;; esac
+    done
+    [ $inside -eq 1 ] || refuse "it includes $file, $outside"
+  done < <(realpath -m -- "$@")
+}
+# Every file the compiler read, from its dependency file ("object: file file \ ...", a space in a name
+# written "\ "), and every file its messages name ("FILE:LINE:" or "FILE(LINE):").
+read_files=()
+[ ! -f "$depfile" ] ||
+  mapfile -t read_files < <(sed -e 's/\\$//' -e '1s/^[^:]*: *//' -e 's/\\ /\x01/g' "$depfile" | tr -s ' \t' '\n\n' |
+    sed -e '/^$/d' -e 's/\x01/ /g')
+mapfile -t named_files < <(sed -n -E 's/^(In file included from )?([^ :(][^:(]*)(:[0-9]+|\([0-9]+\)).*/\2/p' "$log" | sort -u)
+case $code in
+  0) ;;
+  124) echo "stopped: compiling took longer than the time limit ($seconds s)" >>"$log"; echo 124 >"$failed"; exit 124 ;;
+  125) echo "failed: the compiler printed more than the output limit" >>"$log"; echo 125 >"$failed"; exit 125 ;;
+  *)
+    # The sandbox's refusal of a file outside what a submission may read, as the compiler reports it.
+    denied=$(sed -n 's/.*fatal error: \(.*\): Permission denied$/\1/p' "$log" | head -1)
+    [ -z "$denied" ] || refuse "it includes $denied, $outside"
+    [ ${#read_files[@]} -eq 0 ] || check_read "${read_files[@]}"
+    [ ${#named_files[@]} -eq 0 ] || check_read "${named_files[@]}"
+    echo "failed: the compiler's exit code $code" >>"$log"
+    echo "$code" >"$failed"
+    exit "$code"
+    ;;
+esac
+[ ${#read_files[@]} -gt 0 ] || refuse "the compiler wrote no list of the files it read"
+check_read "${read_files[@]}"
+exit 0

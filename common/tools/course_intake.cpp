@@ -1,0 +1,246 @@
+// course_intake: the class as ./course grade-class grades it, read from what an instructor collected:
+//
+//   course_intake --submissions DIR --exercise NAME.cu --list FILE [--only "STUDENT..."]
+//
+// DIR may hold
+//   - one folder per student (the folder's name is the student's): the exercise's file NAME.cu is found
+//     at any depth, the one inside a copy of the course's exercises/ first, else the first by name;
+//     a folder of Moodle's download in folders ("Jane Doe_4207_assignsubmission_file") gives the
+//     student's name and participant number;
+//   - the flat files of a learning platform's bulk download, grouped by student:
+//       Canvas  doejane_4207_81234_argmax.cu, doejane_late_4207_81240_argmax-1.cu
+//               (sortable name, "late", user id, file id, the file's own name; Canvas numbers a file sent
+//               again under the same name: argmax-1.cu)
+//       Moodle  Jane Doe_4207_assignsubmission_file_argmax.cu
+//     The file graded is the latest of NAME.cu and Canvas's renamed copies (NAME-N.cu, the largest N).
+// Written to FILE, one line per student sorted by name, tab-separated:
+//   student  id  platform  late  status  file  shown  note
+// status is "found" (file: the absolute path of the file to grade; shown: its name as the student
+// knows it), "missing" (none) or "odd name" (a name that holds a tab, a newline or a ';'); the note
+// says what else was there ("also found: ...", "2 files sent: ..."). --only keeps the students named
+// and refuses a name that is not in the class. Files of the download that belong to no known form are
+// named, one line each, and left out. Exit code: 0, or 2 with one line.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "course/cli.h"
+#include "course/errors.h"
+#include "course/program.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kProgram = "course_intake";
+
+// One student of the class, as found.
+struct Student {
+  std::string name;
+  std::string id;        // the platform's number for the student, "" without one
+  std::string platform;  // "canvas", "moodle" or ""
+  bool late = false;
+  fs::path folder;                 // the student's folder (folder form)
+  std::vector<fs::path> files;     // the student's files (flat form)
+  std::vector<std::string> shown;  // each file's own name (flat form), as the student sent it
+};
+
+// A name that cannot go into the list (or through CMake's lists, or a gradebook row) as it is.
+bool odd(const std::string& text) { return text.find_first_of("\t\n\r;") != std::string::npos; }
+
+std::string joined(const std::vector<std::string>& parts, const std::string& between) {
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : between) + part;
+  return text;
+}
+
+// A file of a flat download: its student and the file's own name; false when it is of no known form.
+bool parse_download_name(const std::string& file_name, Student& student, std::string& own_name) {
+  static const std::regex canvas(R"(^([a-z0-9]+)(_late)?_([0-9]+)_([0-9]+)_(.+)$)", std::regex::icase);
+  static const std::regex moodle(R"(^(.+)_([0-9]+)_assignsubmission_[a-z]+_(.+)$)");
+  std::smatch m;
+  if (std::regex_match(file_name, m, moodle)) {
+    student.name = m[1];
+    student.id = m[2];
+    student.platform = "moodle";
+    own_name = m[3];
+    return true;
+  }
+  if (std::regex_match(file_name, m, canvas)) {
+    student.name = m[1];
+    student.late = m[2].matched;
+    student.id = m[3];
+    student.platform = "canvas";
+    own_name = m[5];
+    return true;
+  }
+  return false;
+}
+
+// A student's folder: its name, or Moodle's "Full Name_ID_assignsubmission_TYPE".
+Student student_of_folder(const fs::path& folder) {
+  static const std::regex moodle(R"(^(.+)_([0-9]+)_assignsubmission_[a-z]+_?$)");
+  Student s;
+  s.folder = folder;
+  s.name = folder.filename().string();
+  std::smatch m;
+  if (std::regex_match(s.name, m, moodle)) {
+    s.name = m[1];
+    s.id = m[2];
+    s.platform = "moodle";
+  }
+  return s;
+}
+
+// The number N of Canvas's renamed copy "STEM-N.cu" of "STEM.cu", -1 when @p name is not one.
+long renamed_copy_number(const std::string& name, const std::string& exercise) {
+  const fs::path wanted(exercise);
+  const std::string stem = wanted.stem().string(), extension = wanted.extension().string();
+  if (name.size() <= stem.size() + 1 + extension.size() || name.compare(0, stem.size() + 1, stem + "-") != 0 ||
+      name.compare(name.size() - extension.size(), extension.size(), extension) != 0)
+    return -1;
+  const std::string number = name.substr(stem.size() + 1, name.size() - stem.size() - 1 - extension.size());
+  if (number.empty() || number.size() > 6 || number.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stol(number);
+}
+
+// One line of the list: the fields, tab-separated.
+struct Row {
+  std::string status, file, shown, note;
+};
+
+// The file to grade in a student's folder: NAME.cu under a copy of exercises/ first, else the first
+// by path; the note names the others.
+Row choose_in_folder(const Student& s, const std::string& exercise) {
+  std::vector<std::string> found;  // relative to the student's folder
+  for (auto it = fs::recursive_directory_iterator(s.folder, fs::directory_options::skip_permission_denied);
+       it != fs::recursive_directory_iterator(); ++it)
+    if (it->is_regular_file() && it->path().filename() == exercise)
+      found.push_back(fs::relative(it->path(), s.folder).string());
+  if (found.empty()) return {"missing", "", "", "no " + exercise + " in the folder"};
+  std::sort(found.begin(), found.end());
+  auto chosen = std::find_if(found.begin(), found.end(), [](const std::string& path) {
+    return path.rfind("exercises/", 0) == 0 || path.find("/exercises/") != std::string::npos;
+  });
+  if (chosen == found.end()) chosen = found.begin();
+  const std::string shown = *chosen;
+  found.erase(chosen);
+  Row row{"found", (s.folder / shown).string(), shown, ""};
+  if (!found.empty()) row.note = "also found: " + joined(found, ", ");
+  if (odd(row.file)) return {"odd name", "", "", exercise + " is in a folder whose name holds a tab, a newline or ';'"};
+  return row;
+}
+
+// The file to grade among a student's files of a flat download: the latest of NAME.cu (0) and
+// Canvas's renamed copies NAME-N.cu (N).
+Row choose_among_files(const Student& s, const std::string& exercise) {
+  long latest = -1;
+  std::size_t chosen = 0;
+  for (std::size_t i = 0; i < s.files.size(); ++i) {
+    const long number = s.shown[i] == exercise ? 0 : renamed_copy_number(s.shown[i], exercise);
+    if (number > latest) {
+      latest = number;
+      chosen = i;
+    }
+  }
+  std::vector<std::string> names = s.shown;
+  std::sort(names.begin(), names.end());
+  const std::string sent = std::to_string(names.size()) + (names.size() == 1 ? " file" : " files") + " sent: " +
+                           joined(names, ", ");
+  if (latest < 0) return {"missing", "", "", "no " + exercise + " among the " + sent};
+  Row row{"found", s.files[chosen].string(), s.shown[chosen], ""};
+  if (names.size() > 1) row.note = "graded " + s.shown[chosen] + " of the " + sent;
+  if (odd(row.file)) return {"odd name", "", "", "the file's name holds a tab, a newline or ';'"};
+  return row;
+}
+
+void write_list(const fs::path& submissions, const std::string& exercise, const fs::path& list_file,
+                const std::string& only) {
+  if (!fs::is_directory(submissions)) throw course::UsageError(submissions.string() + ": no such folder");
+  const fs::path root = fs::canonical(submissions);
+  // Students by the key they are listed under; files of a download gathered by name and id.
+  std::map<std::string, Student> students;
+  std::map<std::pair<std::string, std::string>, Student> downloaded;
+  std::vector<std::string> unknown;
+  for (const fs::directory_entry& entry : fs::directory_iterator(root)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    if (entry.is_directory()) {
+      Student s = student_of_folder(entry.path());
+      const std::string key = s.name;
+      if (students.count(key)) throw course::UsageError("two folders of " + submissions.string() + " are the student '" + key + "'");
+      students[key] = s;
+    } else if (entry.is_regular_file()) {
+      Student s;
+      std::string own_name;
+      if (!parse_download_name(name, s, own_name)) {
+        unknown.push_back(name);
+        continue;
+      }
+      Student& gathered = downloaded[{s.name, s.id}];
+      if (gathered.name.empty()) gathered = s;
+      gathered.late = gathered.late || s.late;
+      gathered.files.push_back(entry.path());
+      gathered.shown.push_back(own_name);
+    }
+  }
+  // Two students of one name (different ids) are listed as NAME-ID.
+  std::map<std::string, int> per_name;
+  for (const auto& [key, s] : downloaded) ++per_name[key.first];
+  for (auto& [key, s] : downloaded) {
+    const std::string listed = per_name[key.first] > 1 ? s.name + "-" + s.id : s.name;
+    if (students.count(listed))
+      throw course::UsageError("the student '" + listed + "' has both a folder and files in " + submissions.string());
+    s.name = listed;
+    students[listed] = s;
+  }
+  for (const std::string& name : unknown)
+    std::cerr << kProgram << ": left out, not one student's file of a known download (Canvas, Moodle): " << name << "\n";
+  if (students.empty()) throw course::UsageError(submissions.string() + " holds no student's folder and no file of a known download");
+
+  std::set<std::string> kept;
+  std::istringstream names(only);
+  for (std::string name; names >> name;) {
+    if (!students.count(name)) throw course::UsageError("--only: no student '" + name + "' in " + submissions.string());
+    kept.insert(name);
+  }
+  std::ofstream out(list_file);
+  for (const auto& [key, s] : students) {
+    if (!kept.empty() && !kept.count(key)) continue;
+    Row row;
+    if (odd(key)) {
+      row = {"odd name", "", "", "the student's name holds a tab, a newline or ';': rename the folder"};
+    } else {
+      row = s.folder.empty() ? choose_among_files(s, exercise) : choose_in_folder(s, exercise);
+    }
+    const std::string safe_key = odd(key) ? std::regex_replace(key, std::regex("[\t\n\r;]"), "_") : key;
+    out << safe_key << '\t' << s.id << '\t' << s.platform << '\t' << (s.late ? "late" : "") << '\t' << row.status << '\t'
+        << row.file << '\t' << row.shown << '\t' << row.note << '\n';
+  }
+  if (!out) throw course::UsageError(list_file.string() + ": cannot be written");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program(kProgram, [&] {
+    course::CommandLine cli(kProgram, "Lists the class to grade from a folder of submissions: one folder per student, "
+                                      "or a learning platform's bulk download.");
+    cli.add_text("submissions", "", "the folder of submissions", "DIR");
+    cli.add_text("exercise", "", "the exercise's file, e.g. argmax.cu", "NAME.cu");
+    cli.add_text("list", "", "where the list goes", "FILE");
+    cli.add_text("only", "", "only these students, e.g. \"alice bob\"", "STUDENT...");
+    if (!cli.parse(argc, argv)) return course::kExitPass;
+    if (!cli.given("submissions") || !cli.given("exercise") || !cli.given("list"))
+      throw course::UsageError("--submissions, --exercise and --list are required");
+    write_list(cli.text("submissions"), cli.text("exercise"), cli.text("list"), cli.text("only"));
+    return course::kExitPass;
+  });
+}
