@@ -357,6 +357,9 @@ grep -q "^Participant 555,Mark Ray,$(cell 'Mark Ray' points),$(cell 'Mark Ray' p
 if [ $status -ne 77 ]; then
   [ "$(cell doejane points)" = "$(cell doejane points_total)" ] || fail "doejane's latest file (the solution) lost points: $(row doejane)"
 fi
+grade regrade.out "$download" --out "$work/grades" --only doejane
+[ "$(head -1 "$canvas")" = "Student,ID,SIS User ID,SIS Login ID,Section,Argmax (4417)" ] ||
+  fail "a regrade lost the assignment's title in canvas.csv: $(head -1 "$canvas")"
 
 if [ $first_status -eq 77 ]; then
   echo "grade-class: all checks passed without a GPU (26 submissions built, refused or reported; a regrade; a download; nothing run)"

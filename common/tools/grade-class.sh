@@ -469,7 +469,9 @@ done
 for c in "${cases[@]}"; do total_points=$((total_points + ${points_of[$c]})); done
 [ -n "$sanitizer_cost" ] || sanitizer_cost=$(((total_points + 1) / 2))
 
+position=0
 for student in "${graded[@]}"; do
+  position=$((position + 1))
   feedback=$out/feedback/$student.txt
   row=$out/rows/$student.csv
   rm -f "$row"
@@ -520,6 +522,9 @@ for student in "${graded[@]}"; do
   rm -rf "$scratch"
   mkdir -p "$scratch"
   passed=0 earned=0 first_failure="" timed_out=0
+  # The benchmark's input (under compute-sanitizer, and timed) is drawn afresh for each student: the
+  # grading test's inputs are in every student's copy, this one is in none.
+  bench_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' \n')
   for c in "${cases[@]}"; do
     label=${label_of[$c]}
     # After one time-out the rest are not run: an endless kernel would cost the limit in every case.
@@ -564,7 +569,8 @@ for student in "${graded[@]}"; do
   if [ $passed -eq ${#cases[@]} ] && [ $sanitize -eq 0 ]; then
     checked="not run (--no-sanitize)"
   elif [ $passed -eq ${#cases[@]} ]; then
-    jailed $((3 * limit)) "$programs" bash "$sanitize_check" "$sanitizer" "$bench" "$student_source" "${small[@]}"
+    jailed $((3 * limit)) "$programs" bash "$sanitize_check" "$sanitizer" "$bench" "$student_source" "${small[@]}" \
+      --seed "$bench_seed"
     code=$?
     verdict=$(grep '^verdict: ' "$printed" | tail -1)
     verdict=${verdict#verdict: }
@@ -594,7 +600,7 @@ for student in "${graded[@]}"; do
     verdict=""
     # The measurement is the last CSV header and the line after it (the benchmark prints them once the
     # kernel's runs are over), whatever else the student's code printed, lines like them included.
-    jailed "$limit" "$programs" "$bench" --csv && sealed 0 &&
+    jailed "$limit" "$programs" "$bench" --csv --seed "$bench_seed" && sealed 0 &&
       grep -v '^course-grade-seal: ' "$printed" | grep -A1 '^lesson,step,title,' | grep -v '^--$' | tail -2 >"$measured" &&
       IFS=$'\t' read -r verdict time_ms _ < <(summary "$measured")
     if [ "$verdict" = PASS ]; then
@@ -609,6 +615,7 @@ for student in "${graded[@]}"; do
   fi
   rm -rf "$scratch" "$printed"
   write_row built "$passed" "$earned" "$time_ms" "$ratio" "$checked" "$first_failure"
+  say "graded $student ($position of ${#graded[@]}): $earned of $total_points points"
 done
 if [ $mode = one ]; then
   [ $have_gpu -eq 1 ] || say "no CUDA device on this node: $student's submission was built, not run"
@@ -616,6 +623,12 @@ if [ $mode = one ]; then
 fi
 
 # --- 5. the gradebook, the leaderboard, the identical files, the platforms' imports ------------------
+# The assignment's title in Canvas's import is kept with the grades, for the regrades that come later.
+if [ -n "$assignment" ]; then
+  [ $mode = all ] && printf '%s\n' "$assignment" >"$out/assignment.txt"
+elif [ -f "$out/assignment.txt" ]; then
+  assignment=$(head -1 "$out/assignment.txt")
+fi
 merge=("$bin/course_gradebook" --out "$out" --exercise "$lesson $name" --stub "$stub")
 [ -z "$solution_file" ] || merge+=(--solution "$solution_file")
 [ -z "$assignment" ] || merge+=(--assignment "$assignment")

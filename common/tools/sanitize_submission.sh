@@ -6,7 +6,8 @@
 # memcheck, then racecheck and synccheck where FILE (the student's source) uses shared memory,
 # barriers or warp-level primitives. It stops at the first tool that finds something. Printed: what
 # the tools print, then a last line "verdict: clean (TOOLS)" or "verdict: FINDING (TOOL)", FINDING one
-# of: memory error, race, barrier misuse, crash (exit code N). Exit code 0 clean, 1 a finding, 77
+# of: memory error, race, barrier misuse, wrong answer on the benchmark's input (its check failed: the
+# benchmark exits 1), crash (exit code N). Exit code 0 clean, 1 a finding, 77
 # skipped (no compute-sanitizer, or no GPU: the benchmark's own 77). Where COURSE_GRADE_SEAL is set
 # (./course grade-class), a run that exits 0 without printing that seal (course/grading_seal.h) stopped
 # inside the student's code before the benchmark's end: "verdict: ended early (TOOL)".
@@ -46,6 +47,7 @@ for tool in "${tools[@]}"; do
     99:memcheck) echo "verdict: memory error (memcheck)" ;;
     99:racecheck) echo "verdict: race (racecheck)" ;;
     99:synccheck) echo "verdict: barrier misuse (synccheck)" ;;
+    1:*) echo "verdict: wrong answer on the benchmark's input ($tool)" ;;
     *) echo "verdict: crash (exit code $code) ($tool)" ;;
   esac
   exit 1
