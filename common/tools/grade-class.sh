@@ -114,7 +114,10 @@ if [ $mode = all ]; then
     # student's file whose content has not changed, is not compiled again (a regrade, --only).
     rm -rf "$builds/run" "$builds/submissions.tsv"
     mkdir -p "$builds/src" "$builds/logs"
-    if [ ${#only[@]} -eq 0 ]; then rm -rf "$out/rows" "$out/files" "$out/class.tsv"; mkdir -p "$out/rows" "$out/files"; fi
+    if [ ${#only[@]} -eq 0 ]; then
+      rm -rf "$out/rows" "$out/files" "$out/feedback" "$out/class.tsv"
+      mkdir -p "$out/rows" "$out/files" "$out/feedback"
+    fi
   else
     listed=$(mktemp)
     trap 'rm -f "$listed"' EXIT
