@@ -81,5 +81,15 @@ SECONDS=0
   -o "objects/$k/answer.o")
 code=$?
 check "... and while its file is the same the failure is given again at once" test "$code" -eq 124 -a $SECONDS -lt 3
+# A compiler that writes a file past the file-size limit (its temporary files kept beside the object).
+sed -i 's/^time-limit .*/time-limit 60/' "$work/policy"
+echo "file-size-limit 1000000" >>"$work/policy"
+k=$((k + 1))
+mkdir -p "$work/src/$k" "$work/objects/$k"
+cp "$work/src/$((k - 1))/answer.cpp" "$work/src/$k/answer.cpp"
+(cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" $k "$compiler" -save-temps=obj \
+  -c "$work/src/$k/answer.cpp" -o "objects/$k/answer.o")
+check "a compile that writes a file past the file-size limit fails" test $? -ne 0
+check "... and its log says so" grep -q '^failed: a file the compiler wrote reached the file-size limit' "$work/logs/$k.log"
 [ $failures -eq 0 ] || { echo "$failures checks failed"; exit 1; }
 echo "all checks passed"

@@ -22,14 +22,15 @@ set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: compile_submission.sh POLICY K COMPILER ARGUMENTS..." >&2; exit 2; }
 policy=$1 k=$2
 shift 2
-readable=() sandbox="" confine=yes logs="" sources="" limits=() seconds=""
+readable=() sandbox="" confine=yes logs="" sources="" limits=() seconds="" file_size_limit=""
 while read -r key value; do
   case $key in
     sandbox) sandbox=$value ;;
     confine) confine=$value ;;
     readable) readable+=("$value") ;;
     time-limit | memory-limit | file-size-limit | output-limit) limits+=("--$key" "$value")
-      [ "$key" != time-limit ] || seconds=$value ;;
+      [ "$key" != time-limit ] || seconds=$value
+      [ "$key" != file-size-limit ] || file_size_limit=$value ;;
     logs) logs=$value ;;
     sources) sources=$value ;;
   esac
@@ -63,6 +64,9 @@ rm -f "$depfile"
 "$sandbox" "${confined[@]}" --writable "$object_folder" "${limits[@]}" --output "$log" -- \
   env LC_ALL=C TMPDIR="$object_folder" "$@" "${extra[@]}"
 code=$?
+# A file of the compiler's that reached the file-size limit: the limit, not the student's code, stopped it.
+too_large=""
+[ -z "$file_size_limit" ] || too_large=$(find "$object_folder" -type f -size +$((file_size_limit - 1))c -print -quit)
 rm -f "$object_folder"/tmpxft_*  # what nvcc leaves of a compile that was stopped
 outside="outside what a submission may include (the exercise's, the lesson's, the course library's and the system's headers)"
 refuse() {
@@ -100,7 +104,11 @@ case $code in
     [ -z "$denied" ] || refuse "it includes $denied, $outside"
     [ ${#read_files[@]} -eq 0 ] || check_read "${read_files[@]}"
     [ ${#named_files[@]} -eq 0 ] || check_read "${named_files[@]}"
-    echo "failed: the compiler's exit code $code" >>"$log"
+    if [ -n "$too_large" ]; then
+      echo "failed: a file the compiler wrote reached the file-size limit ($file_size_limit bytes)" >>"$log"
+    else
+      echo "failed: the compiler's exit code $code" >>"$log"
+    fi
     echo "$code" >"$failed"
     exit "$code"
     ;;

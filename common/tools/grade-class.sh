@@ -506,6 +506,9 @@ for student in "${graded[@]}"; do
         first=$(grep -m 8 -E "error" "$log" | sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$tree/||g")
         first=${first//"$builds/src/$k/$name.cu"/"$shown"}  # the student's own name for the file
         why=$(head -1 <<<"$first")
+        # A compiler stopped by a limit, or one that printed no error line: the launcher's own last word.
+        stopped=$(sed -n 's/^failed: \(a file the compiler wrote reached .*\)/\1/p' "$log" | tail -1)
+        [ -n "$why" ] && [ -z "$stopped" ] || { why=${stopped:-$(sed -n 's/^failed: //p' "$log" | tail -1)}; first=$why; }
         { echo "The file $shown did not ${build_of[$student]/ error/}. The first errors:"; echo; echo "$first"; } >>"$feedback" ;;
     esac
     write_row "${build_of[$student]}" 0 0 "" "" "" "$why"
@@ -591,10 +594,12 @@ for student in "${graded[@]}"; do
       earned=$((earned > sanitizer_cost ? earned - sanitizer_cost : 0))
       {
         echo "COMPUTE-SANITIZER: ${checked^^}, on the small size (${small[*]}): -$sanitizer_cost points"
-        printed_lines | grep -E '^=========' | grep -v -E 'COMPUTE-SANITIZER$|^========= *$' | head -12 | sed 's/^/      /'
+        printed_lines | grep -E '^=========' | grep -v -E 'COMPUTE-SANITIZER$|^========= *$|ERROR SUMMARY: 0 errors' | head -12 |
+          sed 's/^/      /'
         echo
       } >>"$feedback"
-      first_failure="compute-sanitizer: $checked$(printed_lines | grep -E '^========= +[A-Z]' | grep -v 'COMPUTE-SANITIZER' | head -1 | sed 's/^=* */: /')"
+      first_failure="compute-sanitizer: $checked$(printed_lines | grep -E '^========= +[A-Z]' |
+        grep -v -E 'COMPUTE-SANITIZER|ERROR SUMMARY: 0 errors' | head -1 | sed 's/^=* */: /')"
     fi
   fi
   time_ms="" ratio=""
