@@ -284,7 +284,7 @@ for student in "${students[@]}"; do
     build_of[$student]="compile error"
   fi
   # Without this machine's folders: the course's, the class's.
-  reason_of[$student]=$(sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$out/||g" <<<"${reason_of[$student]:-}")
+  reason_of[$student]=$(sed -e "s|$class_source/||g" -e "s|$out/||g" -e "s|$root/||g" <<<"${reason_of[$student]:-}")
 done
 
 # --- with --slurm: the class is graded by the cluster's jobs -----------------------------------------
@@ -398,7 +398,7 @@ sealed() { grep -qx "course-grade-seal: $seal exit $1" "$printed"; }
 # The first lines a run printed, printable characters only, without this machine's paths or the seal.
 printed_lines() {
   head -c 100000 "$printed" | grep -v '^course-grade-seal: ' |
-    sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$out/||g" -e "s|$submissions/||g" | tr -cd '\11\12\40-\176'
+    sed -e "s|$class_source/||g" -e "s|$out/||g" -e "s|$submissions/||g" -e "s|$root/||g" | tr -cd '\11\12\40-\176'
 }
 
 # Before any student: the course's own solution runs as a student's program does, in the sandbox, once
@@ -503,8 +503,9 @@ for student in "${graded[@]}"; do
       *)
         log=$builds/logs/$k.log
         [ "${build_of[$student]}" = "compile error" ] || log=$builds/logs/$k.link.log
-        first=$(grep -m 8 -E "error" "$log" | sed -e "s|$class_source/||g" -e "s|$root/||g" -e "s|$tree/||g")
+        first=$(grep -m 8 -E "error" "$log")
         first=${first//"$builds/src/$k/$name.cu"/"$shown"}  # the student's own name for the file
+        first=$(sed -e "s|$class_source/||g" -e "s|$tree/||g" -e "s|$root/||g" <<<"$first")
         why=$(head -1 <<<"$first")
         # A compiler stopped by a limit, or one that printed no error line: the launcher's own last word.
         stopped=$(sed -n 's/^failed: \(a file the compiler wrote reached .*\)/\1/p' "$log" | tail -1)
