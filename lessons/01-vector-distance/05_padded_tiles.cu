@@ -7,14 +7,14 @@
 // bytes each from 16 rows of tile_b whose starts all lie in bank 0 or bank 16, so the shared memory
 // served them one pass after another: 9 passes per load on average. With rows 17 words long, row tx
 // starts at offset 17 tx, and 17 tx mod 32 takes 16 different values for tx = 0..15: the word
-// tile_b[tx][e] of each thread is in a bank of its own, and a load is served in about one pass (1.2
-// on average in the README's counts). tile_a[ty][e] was never a problem: all 16 threads of a
+// tile_b[tx][e] of each thread is in a bank of its own, and a load is served in about one pass (the
+// README's counts). tile_a[ty][e] was never a problem: all 16 threads of a
 // half-warp read the same bytes, which the hardware broadcasts.
 //
 // What it costs: 64 bytes of shared memory per block, and more load instructions. A row of B's tile
 // no longer starts on a 16-byte boundary, so the compiler reads it one word at a time (LDS) instead of
-// four (LDS.128): 2.5 times as many shared loads, but three times fewer passes in all (the lesson's
-// README has the counts). And the padding gives the store a small conflict of its own: a warp writes
+// four (LDS.128): more shared loads, but far fewer passes in all (the lesson's README has the
+// counts). And the padding gives the store a small conflict of its own: a warp writes
 // two rows of tile_b, offsets 0..15 and 17..32, and offsets 0 and 32 share bank 0, so each store takes
 // two passes (one store per 16 loads).
 //

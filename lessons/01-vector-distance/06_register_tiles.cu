@@ -11,9 +11,9 @@
 //
 // Why it is faster: per element x each thread now issues 4 loads and 128 arithmetic instructions (a
 // subtraction and a fused multiply-add per term), so the arithmetic units, not shared memory, are
-// the limit (the README's counters: the FMA pipe busy 61% of the time, against step 05's 30%). That
-// limit is the ceiling in the tables: one FP32 instruction per lane per clock. Two instructions per
-// term put this direct form at 50% of it at best.
+// the limit (the README's counters: the FMA pipe about twice as busy as in step 05). That limit is
+// the ceiling in the tables: one FP32 instruction per lane per clock. Two instructions per term put
+// this direct form at half of it at best (bound).
 //
 // What it costs: registers (122 per thread in the README's counters; __launch_bounds__ asks for two
 // blocks per SM), blocks of 128 x 128 (a small C leaves SMs idle), and more code for the edges:
@@ -49,8 +49,8 @@
 // (thread t: row t / 2 of the tile, elements 4 (t % 2) .. + 3 of the slice; thread 77: row 38,
 // elements 4-7) and stores them transposed, a[4..7][38] and b[4..7][38].
 //
-// --scalar-loads turns the 16-byte accesses off (the micro-tiles stay), to measure what they add: in
-// the README's table at 4096 the step takes 6.104 ms without them and 5.638 ms with them.
+// --scalar-loads turns the 16-byte accesses off (the micro-tiles stay), to measure what they add: the
+// README's table of step 06 with 16-byte and 4-byte accesses.
 #include <cstdint>
 
 #include "06_register_tiles.cuh"

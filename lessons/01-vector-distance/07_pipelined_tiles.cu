@@ -11,7 +11,7 @@
 // and there is one barrier per slice instead of two.
 //
 // What it costs: twice the shared memory (17 KB per block) and registers: the next slice stays in
-// them across the arithmetic (the README's counters show 128 per thread, against step 06's 122).
+// them across the arithmetic (the README's counters show the registers per thread beside step 06's).
 #include <cstdint>
 
 #include "07_pipelined_tiles.cuh"

@@ -5,12 +5,12 @@
 // pair is the dot product a_i.b_j: one fused multiply-add per term instead of a subtraction and a
 // multiply-add. The kernel is step 07's, tiles, fragments, pipelined loads and all, with that one
 // change in its innermost loop and the norms added at the end (08_norm_expansion.cuh). It is also
-// exactly the structure of a matrix product, C = A B^T, which is what lets step 09 hand the work to
-// cuBLAS.
+// exactly the structure of a matrix product, C = A B^T, which is what lets steps 09 to 11 hand the work
+// to the tensor cores, and steps 12 and 13 to cuBLAS.
 //
-// Why it is faster: one arithmetic instruction per term instead of two (the README's counters: 1.20
-// instructions per term, against step 07's 2.20), so the ceiling that capped steps 06 and 07 at 50%
-// now allows 100%.
+// Why it is faster: one arithmetic instruction per term instead of two (the README's counters show
+// the instructions per term fall by one), so the ceiling that capped steps 06 and 07 at half the FP32
+// rate now allows all of it (bound).
 //
 // What it costs: accuracy, when the vectors are far from the origin and close to each other. Then
 // |a|^2 + |b|^2 and 2 a.b are two large, nearly equal numbers, and their difference keeps only the

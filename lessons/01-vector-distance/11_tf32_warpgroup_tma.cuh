@@ -52,15 +52,32 @@ using SmallTiles = Tiles<2, 1, 4>;
 
 __device__ inline unsigned shared_address(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
-// A wgmma reads its operands from shared memory through a descriptor: the start address, the distance
-// between groups of 8 rows (8 rows of 128 bytes: 1024), and the swizzle the copies wrote (128 bytes:
-// 16-byte chunk c of row r lies at position c ^ (r % 8), as step 09 placed it by hand).
+// A wgmma reads its operands from shared memory through a 64-bit descriptor (PTX ISA, "Matrix
+// Descriptor Format" under the warpgroup-level matrix instructions); addresses and offsets are in
+// units of 16 bytes, so each is shifted right by 4:
+//   bits  0-13  where the operand starts in shared memory;
+//   bits 16-29  the leading-dimension byte offset: unused by a swizzled operand whose rows hold the
+//               depth (K-major), as ours do, and set to 1 by convention;
+//   bits 32-45  the stride-dimension byte offset: from one group of 8 rows to the next, 8 rows of 128
+//               bytes, 1024;
+//   bits 62-63  the swizzle the TMA wrote, 1 for 128 bytes: 16-byte chunk c of row r lies at chunk
+//               c ^ (r % 8) of the row, as step 09 placed it by hand.
+// A slice is 32 floats deep, one 128-byte row; one wgmma takes 8 of them, 32 bytes. The kernel moves
+// the start 32 bytes along the row for each of the 4 wgmma: the hardware applies the swizzle to the
+// address it computes, whose row bits come from the 1024-byte aligned start of the stage, so an
+// operand may start inside a swizzled row (the base-offset field, bits 49-51, stays 0 because the
+// stages are aligned to 1024 bytes).
 __device__ inline std::uint64_t descriptor(unsigned address) {
   return static_cast<std::uint64_t>((address & 0x3FFFF) >> 4) | (1ull << 16) |
          (static_cast<std::uint64_t>(1024 >> 4) << 32) | (1ull << 62);
 }
 
-// mbarriers in shared memory: a count of arrivals and, for the copies, of bytes still to land.
+// mbarriers in shared memory (PTX ISA, "mbarrier"): each counts the arrivals it still expects and, for
+// the copies, the bytes still to land. When both reach zero the barrier completes its current phase
+// and starts the next with the same count; the phases alternate in parity, 0, 1, 0, 1, and a wait
+// names the parity of the phase it waits for. The kernel's stage s is used by slices s, s + kStages,
+// s + 2 kStages, ...: slice i is the (i / kStages)-th use of its stage, so it waits for phase parity
+// i / kStages % 2 of the stage's barriers.
 __device__ inline void barrier_init(std::uint64_t* bar, int arrivals) {
 #ifdef LESSON01_WARPGROUPS
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(arrivals));
@@ -104,7 +121,11 @@ __device__ inline void copy_box(void* to, const CUtensorMap* map, int x, int row
 
 // d += A B^T for a 64 x 128 block of C and 8 elements of depth: one warpgroup-wide instruction. Each
 // thread holds 64 of the block's sums: d[4 j + e] is row 16 w + lane / 4 + 8 (e / 2), column
-// 8 j + 2 (lane % 4) + e % 2, for warp w of the warpgroup.
+// 8 j + 2 (lane % 4) + e % 2, for warp w of the warpgroup. After the two descriptors come scale-d, a
+// predicate (p, set true here: add to d; false would overwrite it, for a first product into
+// accumulators not set to zero), and imm-scale-a and imm-scale-b (1: A and B as they are; -1 would
+// negate one). The instruction is asynchronous: it returns before its products are done (PTX ISA,
+// "wgmma.mma_async").
 __device__ inline void multiply_add(float (&d)[64], std::uint64_t a, std::uint64_t b) {
 #ifdef LESSON01_WARPGROUPS
   asm volatile(
@@ -124,6 +145,10 @@ __device__ inline void multiply_add(float (&d)[64], std::uint64_t a, std::uint64
       : "l"(a), "l"(b));
 #endif
 }
+// wgmma.fence: before a wgmma reads or writes accumulators that other instructions of the warpgroup
+// wrote or read (the zeroing of d, the last slice's wgmma), those accesses must be ordered before it.
+// commit_group gathers the wgmma started since the last commit into a group, and wait_group 0 waits
+// until every group is done, so that d may be read and the stage's slices reused.
 __device__ inline void fence_accumulators() {
 #ifdef LESSON01_WARPGROUPS
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");

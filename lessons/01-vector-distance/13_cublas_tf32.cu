@@ -2,7 +2,7 @@
 // CUBLAS_TF32_TENSOR_OP_MATH.
 //
 // What changed: one setting of step 12's handle. cuBLAS may now run the product on the tensor cores
-// with every input rounded to TF32, as step 09 does; it stands beside steps 09 and 10 as their bar,
+// with every input rounded to TF32, as step 09 does; it stands beside steps 09 to 11 as their bar,
 // and it owes the same accuracy as step 09 (the check holds it to the TF32 bound; the accuracy report
 // shows its error). The code is step 12's (12_cublas_norms.cuh), with Math::Tf32.
 //

@@ -11,9 +11,10 @@
 // to cover memory latency. The grid's blocks (528 on an H100: 132 SMs x 4 blocks of 512 threads) pay
 // block and atomic costs once each instead of 160,000 times (step 06); a float4 load is one
 // instruction for four elements; and four independent 16-byte loads per thread, across every resident
-// thread, put several megabytes in flight. It reads the array at 90% of the read bandwidth (the
-// README). step07_ideas_apart.cu times these ideas one at a time: on the H100 the persistent grid buys
-// 2.02x, float4 loads 1.30x, four loads in flight 1.01x and streaming loads 1.00x (the README's table).
+// thread, put several megabytes in flight. It reads the array near the read bandwidth (the README's
+// ladder). step07_ideas_apart.cu times these ideas one at a time (the README's table of step 07's
+// ideas): the persistent grid buys the most, the float4 loads next, and on the H100 the loads in
+// flight and the streaming loads next to nothing.
 //
 // What it costs: a second tiny launch to set the result to -infinity before the atomics, and more code
 // for the unaligned head and the tail (n need not be a multiple of 4).

@@ -11,8 +11,8 @@
 // Why it is faster: global memory traffic falls from one pass over the array per round (26 rounds at
 // n = 60 million) to the tile scan's one pass (it reads values and flags and writes the values) plus
 // propagation's rewrite of what comes before each tile's first head, and the rounds' traffic stays in
-// shared memory, on the chip. The README's counters at 2^24 elements: 3675 MB for step 03's 24 rounds,
-// 138 MB for the tile scans and 83.9 MB for propagation here.
+// shared memory, on the chip. The README's counters at 2^24 elements give the bytes of step 03's
+// rounds, and of the tile scans and the propagation here.
 //
 // What it costs: inside the tile, Hillis-Steele still does log2(512) = 9 operations per element where
 // one would do, and every round ends with a barrier. Step 05 cuts the work; step 06 the barriers.

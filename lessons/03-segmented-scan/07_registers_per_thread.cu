@@ -12,7 +12,7 @@
 // 32-byte sector it touches although each lane reads its own run. And the parallel part, shuffles and
 // barriers, is paid once per run instead of once per element, the sequential part being one
 // operation per element on values already in registers. The original study's first optimization
-// was this one. The README's counters show instructions per element falling from 126 to 16.2.
+// was this one. The README's counters show the instructions per element falling several times over.
 // Two switches take the accesses apart (the README's table of step 07's accesses). `--scalar-loads`
 // reads and writes each run one element at a time: the lanes of a warp then touch addresses 64 bytes
 // apart, 4 bytes of each sector, so the accesses are narrow and uncoalesced at once. `--staged-loads`
@@ -23,8 +23,8 @@
 // the run length.
 //
 // What it costs: registers, kItems values and a word of flags per thread, which limits how many
-// threads an SM holds (the README's counters: 40 registers and 63.5% achieved occupancy, against
-// step 06's 32 and 86.3%); and still several launches (the tiles, their totals, the propagation),
+// threads an SM holds (the README's counters: more registers per thread and a lower achieved
+// occupancy than step 06's); and still several launches (the tiles, their totals, the propagation),
 // the propagation rewriting what lies before each tile's first head. Step 08 does it all in one
 // kernel, with no propagation.
 //

@@ -5,13 +5,13 @@
 // several elements (n / threads of them), as the original study did. Rounds must run in order, and
 // the end of a launch is the barrier between them: n launches in all.
 //
-// Why it is faster: n blocks of 256 threads update the matrix at once; the ladder shows 55587 times
-// the rate of step 03. Neighbouring threads read and write neighbouring elements of row i and of row k.
+// Why it is faster: n blocks of 256 threads update the matrix at once (the ladder compares its rate
+// with step 03's). Neighbouring threads read and write neighbouring elements of row i and of row k.
 //
 // What it costs: each round reads the whole matrix and writes what improves (16 MB at n = 2048, which
-// fits in the H100's 50 MB L2 cache; 256 MB at n = 8192, which does not; the rate is 628.7 Gop/s at
-// n = 2048 and 519.9 Gop/s at n = 8192), and there are n launches: a round takes 6.7 us on average at
-// n = 2048 (13.66 ms / 2048), launch included. The compiler must also reload d[i][k] for every
+// fits in the H100's 50 MB L2 cache; 256 MB at n = 8192, which does not, and the rate falls there:
+// the README's table at n = 8192), and there are n launches, each a round with its launch (the
+// README divides the time by them). The compiler must also reload d[i][k] for every
 // element: the thread writes d[i][j], and for all the compiler knows j could equal k.
 //
 // Launch: n blocks of 256 threads (or --threads, rounded to whole warps); --blocks is ignored.

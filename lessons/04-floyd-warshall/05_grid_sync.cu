@@ -5,9 +5,9 @@
 // and after each round the whole grid meets at grid.sync() before anyone starts round k + 1.
 //
 // What it should save: the n launches of step 04, 2048 at n = 2048; the rounds' work is the same. On
-// the original study's GTX 960 that cut the time from 5.6 s to 3.2 s. On the H100 it does not pay:
-// 14.14 ms against step 04's 13.66 ms (0.966x). The counters show its warps waiting above all at the
-// grid barrier (barrier 74), with twice the instructions per element of step 04 (54.7 against 27.5).
+// the original study's GTX 960 that cut the time from 5.6 s to 3.2 s. On the H100 it does not pay (the
+// README's ladder): the counters show its warps waiting above all at the grid barrier, with twice the
+// instructions per element of step 04.
 //
 // Why it must be a cooperative launch: a barrier over all blocks only works if all blocks are running
 // at the same time. A hand-made barrier (a global counter that each block increments and then spins

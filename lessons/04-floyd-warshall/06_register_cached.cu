@@ -7,8 +7,8 @@
 // for all it knows j == k and the write changed it. We know better: in round k, d[i][k] cannot
 // change (d[k][k] is 0), so one load serves the whole row, and the inner loop loads only d[i][j] and
 // d[k][j]. On the original study's GTX 960 that cut the time from 3.2 s to 2.7 s. On the H100 it does
-// not pay: 14.69 ms against step 05's 14.14 ms (0.962x); the instructions per element barely move
-// (54.2 against 54.7) and the grid barrier stays the top stall (barrier 74).
+// not pay (the README's ladder): the instructions per element barely move and the grid barrier stays
+// the top stall.
 //
 // Launch: as step 05 (a cooperative persistent grid).
 #include <cooperative_groups.h>

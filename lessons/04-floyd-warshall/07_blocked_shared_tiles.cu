@@ -3,42 +3,37 @@
 // What changed: the order of the work. Cut the matrix into 32 x 32 tiles and the vertices into
 // blocks of 32. Round kb handles the 32 values of k in block kb in three phases:
 //   1. the dependent tile (kb, kb) on the diagonal, closed over its own 32 vertices by one block,
-//      one k at a time with a barrier in between;
+//      one k at a time;
 //   2. the tiles in row kb and in column kb, each closed over the same 32 vertices, using the finished
 //      diagonal tile;
 //   3. every other tile (i, j): it needs only tile (i, kb) from phase 2's column and tile (kb, j) from
 //      its row, both finished, so all 32 k are applied at once, with no barrier between them.
-// Phases 1 and 2 live in 07_blocked_shared_tiles.cuh (steps 08 and 09 reuse both, steps 10 and 11
-// phase 1); phase 3 is below. Read phase 3 for this step's idea. Phases 1 and 2 are written once, for
-// this step and the later ones, with tools that later steps or other lessons teach, each explained
-// where the header uses it: every thread keeps its elements of the tile in registers (step 08's
-// micro-tiles are the same idea), d[i][k] comes from the thread's own warp by a shuffle (__shfl_sync,
-// as in lesson 02's step 06), row k goes through shared memory in two buffers used in turn, so one
-// barrier per k is enough (the idea of step 09's two stages), and min(a + b, c) is written
-// __viaddmin_s32, one instruction on Hopper, as the compiler makes of phase 3's plain min too (the
-// README's step 08 shows the disassembly).
-// Their time is in this step's figures; the README's counters give each phase's time on its own (at
-// n = 512). --plain-phases runs phases 1 and 2 as a textbook writes them (below: an element per
-// thread in shared memory, two barriers per k), and the README's table "step 07's phases 1 and 2"
-// measures what the header's are worth: 12% at n = 1024, 6% at 2048, 0.8% at 8192.
+// Each phase is written as a textbook writes it: a block of 32 x 32 threads, thread (y, x) owning
+// element (y, x) of its tile, the tiles it reads in shared memory. Phases 1 and 2 step through k with
+// two barriers per k (one before any thread writes step k's results, so that no thread still reading
+// step k sees a new value, one after, before step k + 1 reads them); phase 3, nearly all the work,
+// needs none. The rounds and the padding are in 07_blocked_shared_tiles.cuh, which steps 08 to 11
+// reuse with wider tiles and phases of their own.
 //
-// Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3, nearly all
-// the work, reads its tiles once per 32 k and keeps them in shared memory, so the matrix passes
-// through memory n / 32 times instead of n times (at n = 512 under the profiler, phase 3 moves 16.8 MB
-// from memory, step 04 538 MB). At n = 8192 (256 MB, beyond the 50 MB L2 cache) step 07 is 7.05x
-// faster than step 04; at n = 2048, 5.04x faster than step 06.
+// Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3 reads its
+// tiles once per 32 k and keeps them in shared memory, so the matrix passes through memory n / 32
+// times instead of n times (bound) (the README's counters show the bytes phase 3 moves against step
+// 04's, and its table at n = 8192, beyond the L2 cache, what that is worth).
 //
-// What it costs: 3 launches per round; phase 1 runs on a single block, and phases 1 and 2 go one k at a
-// time with a barrier in between (at n = 512 they take 84.4 us and 102 us under the profiler, phase 3
-// 86.3 us); and each update in phase 3 still reads two values from shared memory: the counters show
-// phase 3 waiting above all on the shared-memory instruction queue (mio_throttle). Step 08 keeps
-// values in registers instead. n is padded to a multiple of 32 (a copy in and out, small next to the
-// n^3 work).
+// What it costs: 3 launches per round; phase 1 runs on a single block, and phases 1 and 2 go one k at
+// a time with two barriers each (the counters give each phase's time); and each update in phase 3
+// still reads two values from shared memory: the counters show phase 3 waiting above all on the
+// shared-memory instruction queue (mio_throttle). Step 08 keeps values in registers instead, in all
+// three phases. n is padded to a multiple of 32 (a copy in and out, small next to the n^3 work).
+// --register-phases runs phases 1 and 2 as step 08 writes them (08_register_phases.cuh), at this
+// step's rounds of 32: the README's table "step 07's phases 1 and 2, plain and in registers" measures
+// what they buy here.
 //
-// Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored, --plain-phases
-// as above.
+// Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored,
+// --register-phases as above.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
+#include "08_register_phases.cuh"
 
 namespace {
 
@@ -66,11 +61,10 @@ __global__ void blocked_phase3(std::int32_t* d, int n, int kb) {
   if (best < before) d[i * n + j] = best;
 }
 
-// Phases 1 and 2 as a textbook writes them (--plain-phases), kept to measure what the header's
-// phases buy (the README's table "step 07's phases 1 and 2"): thread (y, x) owns one element of the
-// tile, which waits in shared memory with the rest; for each k it reads d[i][k] and d[k][j] there.
-// Two barriers per k: one before anyone writes step k's results, so that no thread still reading
-// step k sees a new value, and one after, before step k + 1 reads them.
+// Phases 1 and 2: thread (y, x) owns one element of the tile, which waits in shared memory with the
+// rest; for each k it reads d[i][k] and d[k][j] there. Two barriers per k: one before anyone writes
+// step k's results, so that no thread still reading step k sees a new value, and one after, before
+// step k + 1 reads them.
 __device__ inline void close_plain(std::int32_t (&tile)[kTile][kTile], const std::int32_t (&column_source)[kTile][kTile],
                                    const std::int32_t (&row_source)[kTile][kTile]) {
   const int y = threadIdx.y, x = threadIdx.x;
@@ -82,7 +76,7 @@ __device__ inline void close_plain(std::int32_t (&tile)[kTile][kTile], const std
   }
 }
 
-// Phase 1, plain: the diagonal tile (kb, kb) supplies both d[i][k] and d[k][j].
+// Phase 1: the diagonal tile (kb, kb) supplies both d[i][k] and d[k][j].
 __global__ void plain_phase1(std::int32_t* d, int n, int kb) {
   __shared__ std::int32_t tile[kTile][kTile];
   const std::size_t base = static_cast<std::size_t>(kb) * kTile;
@@ -93,7 +87,7 @@ __global__ void plain_phase1(std::int32_t* d, int n, int kb) {
   *mine = tile[threadIdx.y][threadIdx.x];
 }
 
-// Phase 2, plain: a tile of row kb (blockIdx.y == 0) takes d[i][k] from the diagonal tile and d[k][j]
+// Phase 2: a tile of row kb (blockIdx.y == 0) takes d[i][k] from the diagonal tile and d[k][j]
 // from itself; a tile of column kb (blockIdx.y == 1) the other way round.
 __global__ void plain_phase2(std::int32_t* d, int n, int kb) {
   if (static_cast<int>(blockIdx.x) == kb) return;
@@ -115,7 +109,7 @@ __global__ void plain_phase2(std::int32_t* d, int n, int kb) {
 
 LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan& requested) {
   LaunchPlan p = floyd_warshall::blocked_plan(n, kTile, kTile * kTile);
-  p.plain_phases = requested.plain_phases;
+  p.register_phases = requested.register_phases;
   return p;
 }
 
@@ -124,17 +118,17 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
   auto phase3 = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
     blocked_phase3<<<dim3(tiles, tiles), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
   };
-  if (!p.plain_phases) {
+  if (p.register_phases) {  // step 08's phases 1 and 2, for the README's comparison
     floyd_warshall::run_blocked<kTile>(graph, dist, n, p, scratch, stream, phase3);
     return;
   }
-  auto plain_phases = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
+  auto phases_1_and_2 = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
     plain_phase1<<<1, dim3(kTile, kTile), 0, s>>>(work, padded, kb);
     CUDA_CHECK_LAUNCH();
     plain_phase2<<<dim3(tiles, 2), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
     CUDA_CHECK_LAUNCH();
   };
-  floyd_warshall::run_rounds<kTile>(graph, dist, n, p, scratch, stream, plain_phases, phase3);
+  floyd_warshall::run_rounds<kTile>(graph, dist, n, p, scratch, stream, phases_1_and_2, phase3);
 }
 
 }  // namespace

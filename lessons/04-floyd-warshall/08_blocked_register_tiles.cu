@@ -1,7 +1,7 @@
-// Lesson 04, step 08: register micro-tiles in the third phase, on wider rounds.
+// Lesson 04, step 08: the tiles in registers, register micro-tiles in the third phase, wider rounds.
 //
-// What changed: phase 3 (nearly all the work). Two things, aimed at doing more updates per value
-// fetched, that come together (an 8 x 8 micro-tile per thread of a 32 x 32 tile would leave a block
+// What changed: where a tile's values live. Phase 3 (nearly all the work) gets two things, aimed at
+// doing more updates per value fetched, that come together (an 8 x 8 micro-tile per thread of a 32 x 32 tile would leave a block
 // of 16 threads):
 //   - Register micro-tiles. Each thread owns an 8 x 8 block of its tile, kept in 64 registers for the
 //     whole phase. For each k it reads 8 values of d[i][k] and 8 of d[k][j] from shared memory (four
@@ -19,8 +19,10 @@
 // The k range reaches shared memory 16 values at a time (16.6 KB per block with tiles of 128, 8.4 KB
 // with tiles of 64): the block copies a chunk (asynchronously, with cp.async, which step 09 puts to
 // use), waits for it, computes with it, and only then copies the next.
-// Phases 1 and 2 are step 07's, instantiated for the round's tiles (phase 2 needs the larger
-// shared-memory limit that plan() requests). The kernel lives in 08_blocked_register_tiles.cuh,
+// Phases 1 and 2 keep the tile in registers too (08_register_phases.cuh: each thread's elements in
+// registers, column k by a warp shuffle, row k through two shared buffers used in turn, one barrier
+// per k instead of step 07's two), instantiated for the round's tiles (phase 2 needs the larger
+// shared-memory limit that plan() requests). Phase 3's kernel lives in 08_blocked_register_tiles.cuh,
 // because steps 09 to 11 launch it too.
 //
 // Rounds of 64 keep the micro-tiles on tiles of 64 x 64 (phase 3 in blocks of
@@ -31,8 +33,8 @@
 // Bank conflicts: d[i][k] slices are stored transposed (at[k][i]), so both operands are read as
 // 16-byte vectors along a row of shared memory; a thread's 8 rows are two groups of 4, half a tile
 // apart (rows 4t..4t+3 and 64+4t..64+4t+3 in a tile of 128), so the 8 lanes that share a load phase
-// read 8 consecutive vectors. The README's counters agree in the large: 3.00 passes per warp-wide
-// load, as without conflicts; they also count 82 conflicted passes in the whole of phase 3 at the
+// read 8 consecutive vectors. The README's counters agree in the large: the passes per warp-wide load
+// of a load without conflicts; they also count a few conflicted passes in the whole of phase 3 at the
 // profile's n = 512, which this layout does not explain (steps 09 and 10, whose phase 3 reads the same
 // layout, show none).
 //
@@ -42,8 +44,8 @@
 #include "floyd_warshall.h"
 
 // The plan (rounds of 128 or 64, by n or by --tile) and the launcher are in
-// 08_blocked_register_tiles.cuh: step 07's rounds, each closed by min_plus_registers<Phase3Tiles, 1>
-// over every tile outside row and column kb, at the plan's width.
+// 08_blocked_register_tiles.cuh: step 07's rounds with phases 1 and 2 in registers, each closed by
+// min_plus_registers<Phase3Tiles, 1> over every tile outside row and column kb, at the plan's width.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "08", "blocked, register micro-tiles, wider rounds", "gpu", nullptr,
     floyd_warshall::register_tile_rounds_plan_for_n, floyd_warshall::run_register_tile_rounds_at_width<1>,

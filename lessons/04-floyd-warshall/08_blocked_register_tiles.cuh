@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "07_blocked_shared_tiles.cuh"
+#include "08_register_phases.cuh"
 #include "course/check.h"
 #include "course/device.h"
 #include "floyd_warshall.h"
@@ -198,7 +198,7 @@ inline int round_width(std::size_t n, const course::DeviceFacts& device, const L
   return tiles * tiles >= kWavesFor128 * wave ? kRegisterTile : kRegisterTile / 2;
 }
 
-// Steps 08 and 09: step 07's rounds and its phases 1 and 2 (for 128 x 128 tiles, which need the
+// Steps 08 and 09: step 07's rounds with phases 1 and 2 in registers (for 128 x 128 tiles, which need the
 // larger shared-memory limit for phase 2), with this phase 3 in kStages stages. Rounds and tiles of
 // 64 run the same kernels with blocks of 64 threads.
 template <int kTile = kRegisterTile>

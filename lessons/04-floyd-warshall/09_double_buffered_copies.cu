@@ -16,10 +16,9 @@
 //   step 09:  copy 0, copy 1 | wait 0 | compute 0, copy 2 | wait 1 | compute 1, copy 3 | ...
 //
 // Why it can be faster: a block's waits shrink to whatever the copy of a chunk takes beyond computing
-// the previous one. How much that is worth depends on what else the SM has to run: the README's
-// tables give 1.00x at n = 2048, where several blocks share each SM and already cover one another's
-// waits, 1.02x at n = 8192, and in the counters at n = 512, one phase-3 tile to an SM, 96.1 us of
-// phase 3 against step 08's 109.
+// the previous one. How much that is worth depends on what else the SM has to run: next to nothing
+// in the README's ladder at n = 2048, where several blocks share each SM and already cover one
+// another's waits; a little at n = 8192; most in its counters at n = 512, one phase-3 tile to an SM.
 //
 // What it costs: twice the shared memory for the slices (33 KB per block of 128 instead of 16.6 KB;
 // two blocks of 128, or eight of 64, still fit on an SM). The two barriers per chunk stay: one before
@@ -31,9 +30,9 @@
 #include "09_double_buffered_copies.cuh"
 #include "floyd_warshall.h"
 
-// The launcher is step 08's, in 08_blocked_register_tiles.cuh: step 07's rounds, each closed by
-// min_plus_registers<Phase3Tiles, 2> over every tile outside row and column kb, which goes through
-// its chunks with ChunkLoop<2>.
+// The launcher is step 08's, in 08_blocked_register_tiles.cuh: step 07's rounds with step 08's
+// phases 1 and 2, each closed by min_plus_registers<Phase3Tiles, 2> over every tile outside row and
+// column kb, which goes through its chunks with ChunkLoop<2>.
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "09", "two shared-memory stages, copies overlap compute", "gpu", nullptr,
     floyd_warshall::register_tile_rounds_plan_for_n, floyd_warshall::run_register_tile_rounds_at_width<2>,

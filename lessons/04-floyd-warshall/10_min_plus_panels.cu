@@ -3,7 +3,7 @@
 // What changed: phase 2 only. In steps 08 and 09 a block closes a tile of row kb (or column kb)
 // one k after another, 64 or 128 steps (the round's width) with a barrier between each, because for
 // k = 5 it needs d[5][j] as step k = 4 left it. Under the profiler at n = 512 (8 rounds of 64), step
-// 09's phase 2 takes longer than its phase 3 (125 us against 96.1 us). But the chain is not needed
+// 09's phase 2 takes longer than its phase 3 (the README's counters). But the chain is not needed
 // once phase 1 has closed the diagonal tile D = tile (kb, kb).
 //
 // Take i in block kb, j outside it, and a shortest path from i to j whose intermediate vertices are
@@ -20,7 +20,7 @@
 // k before it writes its tile back, and no other block writes that tile in this launch.
 //
 // Why it is faster: the 2 (tiles - 1) tiles of phase 2 take one pass of the phase-3 kernel instead
-// of a step with a barrier for each k (95.2 us for the 8 rounds at n = 512, against 125 us).
+// of a step with a barrier for each k (the README's counters time the two phases 2 at n = 512).
 //
 // What it costs: nothing in work (the same n^3 updates); phase 1 still closes the diagonal tile one
 // k at a time, on one block.

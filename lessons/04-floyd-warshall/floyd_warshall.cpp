@@ -124,9 +124,9 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.takes_tile)
     cli.add_integer_choice("tile", 0, {64, 128}, "vertices per round and side of a tile: 64 or 128 (0: the step's "
                                                  "choice for n)");
-  if (step.takes_plain_phases)
-    cli.add_flag("plain-phases", "phases 1 and 2 written plainly: an element per thread in shared memory, two "
-                                 "barriers per k");
+  if (step.takes_register_phases)
+    cli.add_flag("register-phases", "phases 1 and 2 as step 08 writes them: the tile in registers, column k by "
+                                    "shuffle, row k through two shared buffers");
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -141,7 +141,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.blocks = static_cast<int>(cli.integer("blocks"));
   }
   if (step.takes_tile) request.requested.tile = static_cast<int>(cli.integer("tile"));
-  if (step.takes_plain_phases) request.requested.plain_phases = cli.flag("plain-phases");
+  if (step.takes_register_phases) request.requested.register_phases = cli.flag("register-phases");
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {

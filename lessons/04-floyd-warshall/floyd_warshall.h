@@ -70,7 +70,7 @@ struct LaunchPlan {
   std::size_t padded = 0;         ///< n rounded up to the step's tile size (steps that pad)
   std::size_t scratch_bytes = 0;  ///< device scratch the step needs
   int tile = 0;                   ///< vertices per round (--tile, steps 08 to 11; 0: the step's choice)
-  bool plain_phases = false;      ///< --plain-phases (step 07): phases 1 and 2 as a textbook writes them
+  bool register_phases = false;   ///< --register-phases (step 07): step 08's phases 1 and 2, tiles in registers
 };
 
 /// One rung of the ladder.
@@ -99,8 +99,8 @@ struct Step {
   bool all_cores = false;
   /// Whether the step takes --tile 64|128 (LaunchPlan::tile): the width of its rounds (steps 08 to 11).
   bool takes_tile = false;
-  /// Whether the step takes --plain-phases (LaunchPlan::plain_phases): step 07.
-  bool takes_plain_phases = false;
+  /// Whether the step takes --register-phases (LaunchPlan::register_phases): step 07.
+  bool takes_register_phases = false;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -110,7 +110,7 @@ extern const Step kThisStep;
 struct Request : course::StepRequest {
   GraphOptions graph;          ///< --n (or the step's default), --density, --max-weight, --parts, --seed
   std::string check = "auto";  ///< --check: full, sample or auto
-  LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile (0: the step's choice), --plain-phases
+  LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile (0: the step's choice), --register-phases
 };
 
 /// Lesson 04 as the course's step skeleton sees it (course/step_program.h): its options, its

@@ -6,13 +6,13 @@
 // 32 partial sums are added by five __shfl_xor_sync exchanges (warp_sum), without shared memory.
 // For A^T B each thread takes one column over a band of rows, as in step 04 but without the
 // shared-memory tile: B_i is the same address for all threads of a warp at each step, so a warp's load
-// of it is one sector (the counters' 2.50 sectors per load is the mean of 4 for A and 1 for B_i). The
+// of it is one sector (the counters' sectors per load are the mean of 4 for A and 1 for B_i). The
 // two kernels (warp_per_row, column_per_thread) and warp_sum are in 05_coalesced_warps.cuh, because
 // steps 06 and 07 reuse warp_sum, and step 06 the cutting of rows into pieces (below).
 //
-// Why it is faster (1.87x over step 04 in the ladder): every load of A is now coalesced, in both
-// products. The counters show it in A v: 4.00 sectors per load against step 04's 31.8, and 30.0 us
-// against 89.4 at 4096 x 4096 (A^T B, coalesced in step 04 already: 27.6 us against 30.0). There is
+// Why it is faster: every load of A is now coalesced, in both products. The counters show it in A v:
+// 4 sectors per load (bound), the fewest a warp's 32 floats can take, against step 04's many, and the
+// kernel's time falls with them (A^T B was coalesced in step 04 already). There is
 // a warp per row for A v (at most 65535 blocks of them; beyond, each warp takes several rows), and
 // (N / 256) x bands blocks for A^T B, about 8 per SM (where N / 256 alone is that many, one band, whose
 // sums are C itself, with no partial sums to add). Where there are at most 16 rows per SM (2112 on

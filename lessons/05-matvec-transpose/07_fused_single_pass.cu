@@ -6,7 +6,9 @@
 // holds a row depends on its length N. Each layout is a header of its own:
 //
 //   N <= 1024            a warp per row, in registers; shuffles give B_i to every lane, no barrier.
-//                        07_fused_warp_rows.cuh
+//                        07_fused_warp_rows.cuh, the plain form (rows of up to 512 columns);
+//                        07_fused_warp_rows_ways.cuh, rows of 513 to 1024 columns and the ways
+//                        below, which a first reading can skip
 //   1024 < N <= 16384    a block per group of rows, in registers; one block barrier per 16 values
 //                        per thread. 07_fused_block_rows.cuh
 //
@@ -20,7 +22,7 @@
 // and C in shared memory or in registers): the runner's table "step 07's warp and block layouts,
 // ideas one at a time".
 //
-// Why it is faster (1.96x over step 06 in the ladder): A is read once instead of twice.
+// Why it is faster: A is read once instead of twice (the ladder's step 07 against step 06).
 //
 // What it costs: two layouts instead of one kernel, and a second small kernel (sum_partials) that adds
 // the blocks' partial C (in the warp layout each block first adds its warps' shares in shared memory).

@@ -6,7 +6,7 @@
 #include "04_shared_vector_tiles.cuh"
 #include "06_vector_loads_registers.cuh"
 #include "07_fused_block_rows.cuh"
-#include "07_fused_warp_rows.cuh"
+#include "07_fused_warp_rows_ways.cuh"
 
 namespace fused_rows {
 

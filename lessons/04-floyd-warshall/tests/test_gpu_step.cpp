@@ -26,7 +26,7 @@ void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
     if (got[e] != expected[e] && wrong++ == 0) first = e;
   INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
                << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "")
-               << (requested.plain_phases ? ", plain phases 1 and 2" : "") << ": "
+               << (requested.register_phases ? ", phases 1 and 2 in registers" : "") << ": "
                << wrong << " wrong distances; first at [" << first / n << "][" << first % n << "]: got "
                << got[first] << ", expected " << expected[first]);
   REQUIRE(wrong == 0);
@@ -51,7 +51,7 @@ floyd_warshall::GraphOptions options(std::size_t n, std::uint64_t seed) {
 // (weights 1 to 7).
 enum class Chain { kForward, kBackward };
 
-// A launch option (--tile, --plain-phases) gives the CPU's distances on seeded graphs up to n = 1000
+// A launch option (--tile, --register-phases) gives the CPU's distances on seeded graphs up to n = 1000
 // and on one chain of n = 300 (fewer where the step is tested smaller), whose every distance runs
 // through every round.
 void require_option_matches(const floyd_warshall::LaunchPlan& requested, std::uint64_t seed, Chain way) {
@@ -145,10 +145,10 @@ TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distanc
   }
 }
 
-TEST_CASE("phases 1 and 2 written plainly (--plain-phases) give the same distances") {
-  // Step 07 takes the option: its rounds with a textbook's phases 1 and 2, an element per thread in
-  // shared memory. The other steps ignore it and must still be right.
+TEST_CASE("phases 1 and 2 in registers (--register-phases) give the same distances") {
+  // Step 07 takes the option: its rounds with step 08's phases 1 and 2, the tile in registers. The
+  // other steps ignore it and must still be right.
   floyd_warshall::LaunchPlan requested;
-  requested.plain_phases = true;
+  requested.register_phases = true;
   require_option_matches(requested, 15, Chain::kBackward);
 }
