@@ -424,8 +424,13 @@ int main(int argc, char** argv) {
         std::cout << o.out;
         // Kept as printed, beside the tables (lesson02-step07_ideas_apart.txt): the lesson's pages quote
         // it, and course_check_figures holds them to it.
+        // The results folder is named as the runner's user sees it, results/, not by this machine's path.
         std::string name = e.target.rfind("lesson" + lesson + "_", 0) == 0 ? e.target.substr(9) : e.target;
-        std::ofstream(cli.text("results") + "/lesson" + lesson + "-" + name + ".txt") << o.out;
+        std::string kept = o.out;
+        const std::string folder = cli.text("results") + "/";
+        for (std::size_t at = kept.find(folder); at != std::string::npos; at = kept.find(folder, at))
+          kept.replace(at, folder.size(), "results/");
+        std::ofstream(cli.text("results") + "/lesson" + lesson + "-" + name + ".txt") << kept;
         if (o.exit_code == course::kExitSkipped) {
           std::cout << e.target << ": skipped (no CUDA device)\n";
         } else if (o.exit_code != course::kExitPass) {
