@@ -47,15 +47,36 @@ function(course_discover_tests target)
     "  set_tests_properties(\${${target}_TESTS} PROPERTIES ${properties})\n"
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+  # Its cases' names, read from its sources now, before it is built, so that `./course test -R ...`
+  # can build only the programs whose tests it runs (course_catch_tests.tsv, beside the manifest).
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  string(REPLACE ";" " " labels "${T_LABELS}")
+  set(entry "${target}\t${T_PREFIX}\t${labels}")
+  foreach(source IN LISTS sources)
+    get_filename_component(path "${source}" ABSOLUTE BASE_DIR ${source_dir})
+    if(path MATCHES "\\.(cpp|cu)$" AND EXISTS "${path}")
+      file(STRINGS "${path}" lines REGEX "TEST_CASE\\(\"")
+      foreach(line IN LISTS lines)
+        if(line MATCHES "TEST_CASE\\(\"([^\"]*)\"")
+          string(APPEND entry "\t${CMAKE_MATCH_1}")
+        endif()
+      endforeach()
+    endif()
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY COURSE_CATCH_TESTS "${entry}")
 endfunction()
 
 # Appends one line to the manifest the runner reads: lesson, table, target, arguments (tab-separated).
-# The programs of each lesson's ladder are also noted for the target course_ladder_programs.
+# The programs of each lesson's ladder are also noted for the targets course_ladder_programs (every
+# lesson's) and course_ladder_programs_NN (lesson NN's).
 function(_course_manifest lesson table target args)
   string(REPLACE ";" " " args "${args}")
   set_property(GLOBAL APPEND PROPERTY COURSE_MANIFEST "${lesson}\t${table}\t${target}\t${args}")
   if(table STREQUAL "ladder")
     set_property(GLOBAL APPEND PROPERTY COURSE_LADDER_PROGRAMS ${target})
+    set_property(GLOBAL APPEND PROPERTY COURSE_LADDER_LESSONS ${lesson})
+    set_property(GLOBAL APPEND PROPERTY COURSE_LADDER_PROGRAMS_${lesson} ${target})
   endif()
 endfunction()
 
@@ -137,6 +158,23 @@ function(_course_sanitize lesson target kind)
   endforeach()
 endfunction()
 
+# _course_lesson_objects(<variable> <nn> <source>... LIBRARIES <target>...)
+# Sets <variable> to an object library of the sources that every step of lesson <nn> shares, the
+# lesson's main and its step tests: they name the step only through `kThisStep`, which the step's own
+# object defines, so they are compiled once per lesson (lesson<nn>_<first source's name>_objects) and
+# linked into each step's program, not compiled again for every step.
+function(_course_lesson_objects variable lesson)
+  cmake_parse_arguments(O "" "" "LIBRARIES" ${ARGN})
+  list(GET O_UNPARSED_ARGUMENTS 0 first)
+  get_filename_component(stem ${first} NAME_WE)
+  set(name lesson${lesson}_${stem}_objects)
+  if(NOT TARGET ${name})
+    add_library(${name} OBJECT ${O_UNPARSED_ARGUMENTS})
+    target_link_libraries(${name} PRIVATE ${O_LIBRARIES})
+  endif()
+  set(${variable} ${name} PARENT_SCOPE)
+endfunction()
+
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]
 #                 [TEST_SOURCES ...] [TEST_LABELS ...] [TABLE <title>] [RUN_ARGS ...])
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu> STANDALONE [LIBRARIES ...] [RUN_ARGS ...])
@@ -174,18 +212,20 @@ function(course_add_step)
     if(stem MATCHES "openmp" AND OpenMP_CXX_FOUND)  # a CPU step on every core
       target_link_libraries(${target}_kernels PUBLIC OpenMP::OpenMP_CXX)
     endif()
-    add_executable(${target} ${S_MAIN})
+    _course_lesson_objects(main_objects ${S_LESSON} ${S_MAIN} LIBRARIES ${S_LIBRARIES})
+    add_executable(${target} $<TARGET_OBJECTS:${main_objects}>)
     target_link_libraries(${target} PRIVATE ${target}_kernels)
     _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
     _course_sanitize(${S_LESSON} ${target} STEP)
   endif()
   if(COURSE_BUILD_TESTS AND S_TEST_SOURCES)
-    add_executable(${target}_test ${S_TEST_SOURCES})
     if("gpu" IN_LIST S_TEST_LABELS)
       set(main course_catch_main_gpu)
     else()
       set(main course_catch_main_cpu)
     endif()
+    _course_lesson_objects(test_objects ${S_LESSON} ${S_TEST_SOURCES} LIBRARIES ${S_LIBRARIES} ${main})
+    add_executable(${target}_test $<TARGET_OBJECTS:${test_objects}>)
     target_link_libraries(${target}_test PRIVATE ${target}_kernels ${main})
     course_discover_tests(${target}_test PREFIX "lesson${S_LESSON}.${stem}: "
                           LABELS lesson${S_LESSON} ${S_TEST_LABELS})
@@ -450,7 +490,8 @@ endfunction()
 # Writes build/bin/course_manifest.tsv, the runner's list of lessons, steps and reports, in the order
 # they were declared; and declares course_ladder_programs, the target that builds only what the
 # runner's default run needs (every step of every lesson's ladder, the runner, the device facts), so
-# that a first `./course run` does not wait for the other tables' programs and the tests.
+# that a first `./course run` does not wait for the other tables' programs and the tests, and
+# course_ladder_programs_NN, the same for lesson NN alone (`./course run --lesson NN`).
 function(course_write_manifest)
   get_property(lines GLOBAL PROPERTY COURSE_MANIFEST)
   set(text "# lesson\ttable\ttarget\targuments (written by CMake; read by course_runner)\n")
@@ -458,9 +499,22 @@ function(course_write_manifest)
     string(APPEND text "${line}\n")
   endforeach()
   file(WRITE ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/course_manifest.tsv "${text}")
+  get_property(catch_tests GLOBAL PROPERTY COURSE_CATCH_TESTS)
+  set(text "# target\tname prefix\tlabels\tcase...: the Catch2 test programs and their cases (read by ./course test)\n")
+  foreach(line IN LISTS catch_tests)
+    string(APPEND text "${line}\n")
+  endforeach()
+  file(WRITE ${CMAKE_BINARY_DIR}/course_catch_tests.tsv "${text}")
   get_property(ladder_programs GLOBAL PROPERTY COURSE_LADDER_PROGRAMS)
   add_custom_target(course_ladder_programs)
   add_dependencies(course_ladder_programs course_runner course_device_info ${ladder_programs})
+  get_property(lessons GLOBAL PROPERTY COURSE_LADDER_LESSONS)
+  list(REMOVE_DUPLICATES lessons)
+  foreach(lesson IN LISTS lessons)
+    get_property(ladder_programs GLOBAL PROPERTY COURSE_LADDER_PROGRAMS_${lesson})
+    add_custom_target(course_ladder_programs_${lesson})
+    add_dependencies(course_ladder_programs_${lesson} course_runner course_device_info ${ladder_programs})
+  endforeach()
 endfunction()
 
 # course_add_cpu_threads_sweep(LESSON <nn> [SUFFIX <text>])
@@ -591,7 +645,8 @@ function(course_add_usage_tests)
       "size and input together|--n 10 --input x.bin|cannot be combined"
       "input that is a folder|--input \"${PROJECT_SOURCE_DIR}\"|is a folder, not a course binary file"
       "output into a folder that does not exist|--output no-such-folder/out.bin|the folder no-such-folder does not exist"
-      "negative repetitions|--reps -1|out of range")
+      "negative repetitions|--reps -1|out of range"
+      "option given twice|--n 1000 --n 2000|--n is given twice")
   endif()
   list(APPEND cases ${U_CASES})
   foreach(program IN LISTS U_PROGRAMS)

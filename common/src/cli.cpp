@@ -55,6 +55,7 @@ struct Option {
   long long integer = 0;
   std::string text;
   std::vector<std::string> names;  // a choice option's values
+  bool given = false;               // read once already: a second --name is refused, not taken silently
 };
 }  // namespace
 
@@ -167,7 +168,11 @@ struct CommandLine::Parser {
     // const, as add_flag() takes a string it may change for the variable to write the flag to
     const std::string described = shown_default.empty() ? help : help + " (default " + shown_default + ")";
     o.cli = kind == Kind::Flag ? app.add_flag("--" + name, described) : app.add_option("--" + name, described);
-    o.cli->trigger_on_parse()->option_text(placeholder)->each([this](const std::string&) { refuse_extras(); });
+    o.cli->trigger_on_parse()->option_text(placeholder)->each([this, name, &o](const std::string&) {
+      refuse_extras();
+      if (o.given) throw UsageError("--" + name + " is given twice (give each option once)");
+      o.given = true;
+    });
     help_last();
     return o;
   }

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -33,6 +34,31 @@ std::string shell_quote(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+std::string without_options_of(const std::string& arguments, const std::string& overriding) {
+  auto words = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream s(text);
+    for (std::string w; s >> w;) out.push_back(w);
+    return out;
+  };
+  auto is_option = [](const std::string& word) { return word.rfind("--", 0) == 0; };
+  auto name_of = [](const std::string& word) { return word.substr(0, word.find('=')); };
+  std::vector<std::string> given;
+  for (const std::string& word : words(overriding))
+    if (is_option(word)) given.push_back(name_of(word));
+  const std::vector<std::string> own = words(arguments);
+  std::string kept;
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    if (is_option(own[i]) && std::find(given.begin(), given.end(), name_of(own[i])) != given.end()) {
+      // its value goes with it, unless it was written --name=VALUE or is a flag (the next word an option)
+      if (own[i].find('=') == std::string::npos && i + 1 < own.size() && !is_option(own[i + 1])) ++i;
+      continue;
+    }
+    kept += (kept.empty() ? "" : " ") + own[i];
+  }
+  return kept;
 }
 
 CommandOutcome run_command(const std::string& command) {

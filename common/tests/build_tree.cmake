@@ -27,10 +27,10 @@ function(run what)
   message(STATUS "${what}: done")
 endfunction()
 
-# configure_and_build(<what> <source> <build> <cmake argument>...): configures <source> into <build> as
-# the enclosing build is configured (its generator, a Release build, its prefix path and compiler
-# launcher) with the arguments given, then builds everything.
-function(configure_and_build what source build)
+# configure_tree(<what> <source> <build> <cmake argument>...): configures <source> into <build> as the
+# enclosing build is configured (its generator, a Release build, its prefix path and compiler launcher)
+# with the arguments given.
+function(configure_tree what source build)
   set(arguments -S ${source} -B ${build} -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release ${ARGN})
   if(PREFIX_PATH)
     list(APPEND arguments "-DCMAKE_PREFIX_PATH=${PREFIX_PATH}")
@@ -39,5 +39,11 @@ function(configure_and_build what source build)
     list(APPEND arguments -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER} -DCMAKE_CUDA_COMPILER_LAUNCHER=${LAUNCHER})
   endif()
   run("configuring ${what}" ${CMAKE_COMMAND} ${arguments})
+endfunction()
+
+# configure_and_build(<what> <source> <build> <cmake argument>...): configure_tree, then builds
+# everything.
+function(configure_and_build what source build)
+  configure_tree("${what}" ${source} ${build} ${ARGN})
   run("building ${what}" ${CMAKE_COMMAND} --build ${build})
 endfunction()

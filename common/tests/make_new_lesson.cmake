@@ -6,11 +6,9 @@
 #              [-DLAUNCHER=...] -P make_new_lesson.cmake
 set(copy ${WORK}/course)
 file(REMOVE_RECURSE ${WORK})
-file(MAKE_DIRECTORY ${copy})
-foreach(part CMakeLists.txt CMakePresets.json README.md course cmake common docs lessons exercises solutions)
-  file(COPY ${ROOT}/${part} DESTINATION ${copy})
-endforeach()
+file(MAKE_DIRECTORY ${WORK})
 
 include(${CMAKE_CURRENT_LIST_DIR}/build_tree.cmake)
+run("copying the course" bash ${CMAKE_CURRENT_LIST_DIR}/copy_of_course.sh ${copy})
 run("./course new-lesson 99 scale-shift" ${copy}/course new-lesson 99 scale-shift)
 configure_and_build("lesson 99" ${copy} ${copy}/build -DCOURSE_LESSONS=99 -DCMAKE_CUDA_ARCHITECTURES=${ARCHITECTURES})

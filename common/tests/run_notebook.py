@@ -4,19 +4,26 @@ nbclient starts a Python kernel on this machine (local connections only), runs e
 and shuts the kernel down at the end, also when a cell fails or runs over its time. The test fails on
 the first cell that raises; without a GPU the GPU cells must say that they skip, with one they must
 show their results.
-Usage: python3 run_notebook.py NOTEBOOK WORK_DIR   (WORK_DIR: the notebook's build folder, and its copy
-       with every output, executed.ipynb)
+The notebook runs in a copy of the course (WORK_DIR/course, written by copy_of_course.sh) and builds
+where it builds by default, the copy's build-notebook/ (as the course's own build/ stands to the
+course, so that ccache finds what that build compiled).
+Usage: python3 run_notebook.py COURSE WORK_DIR   (COURSE: the course's folder; WORK_DIR: the copy, and
+       the notebook with every output, executed.ipynb)
 """
 import os
 import pathlib
+import subprocess
 import sys
 
 import nbclient
 import nbformat
 
-notebook_path, work = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+course, work = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 work.mkdir(parents=True, exist_ok=True)
-os.environ["COURSE_BUILD_DIR"] = str(work / "build")
+copy = work / "course"
+subprocess.run(["bash", str(pathlib.Path(__file__).parent / "copy_of_course.sh"), str(copy)], check=True)
+notebook_path = copy / "docs" / "hosted-gpu.ipynb"
+os.environ["COURSE_BUILD_DIR"] = str(copy / "build-notebook")
 notebook = nbformat.read(notebook_path, as_version=4)
 client = nbclient.NotebookClient(notebook, timeout=1800, kernel_name="python3",
                                  resources={"metadata": {"path": str(notebook_path.parent)}})

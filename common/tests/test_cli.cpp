@@ -188,9 +188,13 @@ TEST_CASE("an option is read with its value after an equals sign") {
   REQUIRE(p.cli.size("tile") == 16u);
 }
 
-TEST_CASE("the last of repeated options wins") {
-  Parsed p({"--n", "5", "--n=6"});
-  REQUIRE(p.cli.size("n") == 6u);
+TEST_CASE("an option given twice is refused, whatever its kind, naming the option") {
+  REQUIRE_THROWS_WITH(Parsed({"--n", "1000", "--n", "2000"}), Contains("--n is given twice"));
+  REQUIRE_THROWS_WITH(Parsed({"--n", "5", "--n=5"}), Contains("--n is given twice"));
+  REQUIRE_THROWS_WITH(Parsed({"--mode", "a", "--mode", "b"}), Contains("--mode is given twice"));
+  REQUIRE_THROWS_WITH(Parsed({"--fast", "--fast"}), Contains("--fast is given twice"));
+  REQUIRE_THROWS_WITH(Parsed({"--reps", "3", "--n", "9", "--reps", "3"}), Contains("--reps is given twice"));
+  REQUIRE_NOTHROW(Parsed({"--n", "5", "--tile", "32"}));
 }
 
 TEST_CASE("a flag is set by its name alone") {

@@ -34,12 +34,13 @@
 #   - a flat download of Canvas and Moodle files (a late one, one sent twice, one with notes beside,
 #     one without the exercise) is graded as a class: the gradebook's ids, the file graded and the
 #     note in each feedback, and the imports in lms/canvas.csv and lms/moodle.csv.
-# ./course grade-class builds into WORK_DIR/build, a new build, never the course's build/;
-# COURSE_CMAKE_ARGS (e.g. a compiler launcher) is passed on to it and to the class's build.
+# ./course grade-class runs in a copy of the course, WORK_DIR/course, and builds in its build/, never
+# the course's own; COURSE_CMAKE_ARGS (e.g. a compiler launcher) is passed on to it and to the class's
+# build.
 # Usage: common/tests/test_grade_class.sh [WORK_DIR]   (default: a temporary folder, removed afterwards);
 #        CTest runs it as "grading: ./course grade-class ...".
-#        common/tests/test_grade_class.sh --make-class DIR   (only writes the class into DIR/class, for
-#        timing by hand)
+#        common/tests/test_grade_class.sh --make-class DIR   (only writes the class into DIR/class and
+#        the course that grades it into DIR/course, for the Slurm test and for timing by hand)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 make_class_only=0
@@ -58,6 +59,9 @@ solution=$root/solutions/02-max-reduction/argmax.cu
 stub=$root/exercises/02-max-reduction/argmax.cu
 class=$work/class
 rm -rf "$class" "$work/grades"
+# The course that grades them (./course in it builds in its build/), written first: rachel reaches for
+# its own solution by its full path.
+bash "$root/common/tests/copy_of_course.sh" "$work/course"
 mkdir -p "$class"/{alice,bob,carol,dave,erin,frank,grace,heidi,ivan,judy,kim,leo,mallory,nick,olivia,peggy}
 mkdir -p "$class"/{quentin,rachel,sybil,trent,uma,victor,walter,xavier,yolanda,zack}
 
@@ -108,7 +112,7 @@ cmp -s "$solution" "$class/peggy/argmax.cu" && fail "peggy's file is the solutio
 
 # Those after marks without the work, or after the gradebook.
 echo '#include "../../solutions/02-max-reduction/argmax.cu"' >"$class/quentin/argmax.cu"
-echo "#include \"$solution\"" >"$class/rachel/argmax.cu"
+echo "#include \"$work/course/solutions/02-max-reduction/argmax.cu\"" >"$class/rachel/argmax.cu"
 echo '#include "/etc/os-release"' >"$class/sybil/argmax.cu"
 echo '#include "/dev/zero"' >"$class/trent/argmax.cu"
 printf '%s\n' '// Each level includes this file twice: 2^40 includes.' '#if __INCLUDE_LEVEL__ < 40' '#include __FILE__' \
@@ -187,7 +191,7 @@ grade() {  # grade OUT-FILE ARGUMENTS...: ./course grade-class 02 argmax ARGUMEN
   local log=$1
   shift
   status=0
-  COURSE_BUILD_DIR=$work/build "$root/course" grade-class 02 argmax "$@" --time-limit 20 --compile-time-limit 30 \
+  COURSE_BUILD_DIR=$work/course/build "$work/course/course" grade-class 02 argmax "$@" --time-limit 20 --compile-time-limit 30 \
     >"$work/$log" 2>&1 || status=$?
   [ $status -eq 0 ] || [ $status -eq 77 ] || { tail -20 "$work/$log"; fail "grade-class $* exited with $status"; }
 }
@@ -298,14 +302,14 @@ else
   for student in walter xavier yolanda; do
     [ "$(cell $student points)" = 0 ] || fail "$student earned points without a kernel: $(row $student)"
   done
-  if "$work/build/bin/course_sandbox" --check >/dev/null; then
+  if "$work/course/build/bin/course_sandbox" --check >/dev/null; then
     [ ! -e "$work/outside.txt" ] || fail "nick wrote outside his folder"
     [ -f "$work/grades/feedback/alice.txt" ] || fail "nick removed alice's feedback"
     [ "$(cell nick cases_passed)" = "$(cell nick cases_total)" ] && [ "$(cell nick sanitizer)" = clean ] ||
       fail "nick's failed writes changed his grade: $(row nick)"
     [ "$(cell zack points)" = 0 ] || fail "zack earned points with alice's library: $(row zack)"
   else
-    echo "not checked: that nick cannot write outside his folder, nor zack read alice's ($("$work/build/bin/course_sandbox" --check))"
+    echo "not checked: that nick cannot write outside his folder, nor zack read alice's ($("$work/course/build/bin/course_sandbox" --check))"
   fi
   for student in frank olivia dave walter xavier yolanda zack; do
     ! grep -q "^[0-9]*,$student," "$work/grades/leaderboard.csv" || fail "$student is on the leaderboard"

@@ -27,24 +27,26 @@ mkdir -p "$class"
 cp -r "$work"/made-up/class/* "$class/"
 for student in alice carol dave erin; do cp -r "$class/$student" "$class/$student-2"; done
 [ "$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 30 ] || fail "the class does not have 30 students"
-export COURSE_BUILD_DIR=$work/build
+# The course that grades them, written with the class (its ./course builds in its build/).
+course=$work/made-up/course
+export COURSE_BUILD_DIR=$course/build
 options=(--time-limit 20 --compile-time-limit 30)
 
 status=0
-"$root/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" >"$work/local.out" 2>&1 || status=$?
+"$course/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" >"$work/local.out" 2>&1 || status=$?
 [ $status -eq 0 ] || [ $status -eq 77 ] || { tail -20 "$work/local.out"; fail "the local grading exited with $status"; }
 # Kept aside; the cluster's grading then goes into the same folder, whose build it finds made.
 mkdir -p "$work/local"
 cp -R "$work/grades/gradebook.csv" "$work/grades/leaderboard.csv" "$work/grades/feedback" "$work/local/"
 
-dry=$("$root/course" grade-class 02 argmax "$class" --out "$work/dry" --slurm --dry-run --partition course --time 30) ||
+dry=$("$course/course" grade-class 02 argmax "$class" --out "$work/dry" --slurm --dry-run --partition course --time 30) ||
   fail "--dry-run failed"
 grep -q '^#SBATCH --array=1-30%8$' <<<"$dry" || fail "the dry run's array is not 1-30%8: $dry"
 grep -q '^#SBATCH --partition=course$' <<<"$dry" || fail "the dry run does not name the partition"
 grep -q -- '--merge$' <<<"$dry" || fail "the dry run has no merge job"
 [ ! -e "$work/dry/gradebook.csv" ] || fail "the dry run graded"
 # --no-sanitize says what it leaves out, and the tasks are told it too.
-quick=$("$root/course" grade-class 02 argmax "$class" --out "$work/dry" --slurm --dry-run --no-sanitize 2>&1) ||
+quick=$("$course/course" grade-class 02 argmax "$class" --out "$work/dry" --slurm --dry-run --no-sanitize 2>&1) ||
   fail "--dry-run --no-sanitize failed"
 grep -q 'no-sanitize: no submission runs under compute-sanitizer' <<<"$quick" || fail "--no-sanitize did not say what it leaves out"
 grep -q -- '--no-sanitize --grade-one' <<<"$quick" || fail "the tasks are not told --no-sanitize: $quick"
@@ -53,7 +55,7 @@ start_slurm "$work/slurm"
 # The one-node cluster has no GPUs to hand out (no GRES): the tasks ask for none, and use the
 # machine's GPU, if any, as the local command does.
 # The jobs are submitted held (sbatch's SBATCH_HOLD); meanwhile a student who sorts first joins the class.
-SBATCH_HOLD=1 "$root/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" --slurm --gpus-per-task 0 \
+SBATCH_HOLD=1 "$course/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" --slurm --gpus-per-task 0 \
   --time 30 --throttle 4 >"$work/cluster.out" 2>&1 || { tail -20 "$work/cluster.out"; fail "grade-class --slurm failed"; }
 grep -q 'submitted job array' "$work/cluster.out" || fail "grade-class --slurm did not say what it submitted"
 mkdir "$class/aaron"

@@ -26,6 +26,9 @@ done
 file .ci/run
 file docs/instructor-guide.md
 file docs/course-guide.md
+file docs/adding-a-lesson.md
+file cmake/NewLesson.cmake
+file common/templates/new-lesson/lesson/01_cpu_sequential.cpp
 for made in build/bin/x build-debug/y results/lesson01-ladder.csv grades/02-task/gradebook.csv; do file "$made"; done
 cat >"$course/README.md" <<'EOF'
 # A course
@@ -37,6 +40,9 @@ cat >"$course/README.md" <<'EOF'
 | [03 third](lessons/03-third/README.md) | three |
 
 Students read this.
+<!-- every lesson -->
+Every lesson takes 9 minutes.
+<!-- /every lesson -->
 <!-- instructor -->
 `solutions/NN-name/` holds the completed exercises.
 <!-- /instructor -->
@@ -57,8 +63,9 @@ run() {  # run NAME ARGS...: course_handout's exit code; its output in NAME.out 
   echo $status
 }
 
-# Lesson 02 only, outside a git checkout: everything but the build outputs, the instructor's files and
-# the other lessons.
+# Lesson 02 only, outside a git checkout: everything but the build outputs, the instructor's files (the
+# guide to adding a lesson and its template among them) and the other lessons; the README without the
+# parts that hold for every lesson only.
 [ "$(run one --source "$course" --target "$work/one" --lessons 02)" = 0 ] || fail "the copy of lesson 02 failed: $(cat "$work/one.err")"
 expect_files "$work/one" course README.md lessons/02-second/README.md exercises/02-second/task.cu \
   docs/results/lesson02-ladder.csv docs/course-guide.md
@@ -73,10 +80,15 @@ Students read this.
 Students read this too.'
 [ "$(cat "$work/one/README.md")" = "$expected_readme" ] || fail "the copy's README is: $(cat "$work/one/README.md")"
 
-# Every lesson (no numbers, or several): every lesson's row stays; the instructor's part still goes.
+# Every lesson (no numbers, or several): every lesson's row and the parts on every lesson stay; the
+# instructor's part still goes.
 [ "$(run all --source "$course" --target "$work/all")" = 0 ] || fail "the copy of every lesson failed: $(cat "$work/all.err")"
 [ "$(grep -c '](lessons/' "$work/all/README.md")" = 3 ] || fail "a copy of every lesson lost a row of the lessons table"
 grep -q 'solutions/\|instructor' "$work/all/README.md" && fail "the copy's README kept the instructor's part"
+grep -qx 'Every lesson takes 9 minutes.' "$work/all/README.md" || fail "a copy of every lesson lost the part on every lesson"
+grep -q 'every lesson -->' "$work/all/README.md" && fail "a copy of every lesson kept the markers of the part on every lesson"
+[ ! -e "$work/all/docs/adding-a-lesson.md" ] && [ ! -e "$work/all/common/templates" ] && [ ! -e "$work/all/cmake" ] ||
+  fail "a copy of every lesson has the instructor's guide or template for new lessons"
 [ -d "$work/all/lessons/01-first" ] && [ -d "$work/all/exercises/03-third" ] || fail "a copy of every lesson lost a lesson"
 [ ! -e "$work/all/solutions" ] || fail "the copy has solutions/"
 [ "$(run two --source "$course" --target "$work/two" --lessons "01 03")" = 0 ] || fail "the copy of lessons 01 and 03 failed"
@@ -114,7 +126,9 @@ refused student-copy "this is already a student's copy" --source "$work/one" --t
 refused no-target "--source and --target are required" --source "$course"
 [ ! -e "$work/new" ] || fail "a refused copy wrote its target"
 sed -i 's|<!-- /instructor -->||' "$course/README.md"
-refused unclosed "README.md:10: <!-- instructor --> never closed" --source "$course" --target "$work/new"
+refused unclosed "README.md:13: <!-- instructor --> never closed" --source "$course" --target "$work/new"
+sed -i 's|^<!-- /every lesson -->$|<!-- /instructor -->|' "$course/README.md"
+refused crossed "README.md:12: <!-- /instructor --> where <!-- every lesson --> (line 10) is open" --source "$course" --target "$work/new"
 [ ! -e "$work/new" ] || fail "a copy refused for its README wrote its target"
 
 # Recording the solutions' times: each solution's benchmark beside the tool, run with --csv.

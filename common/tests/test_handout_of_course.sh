@@ -3,9 +3,10 @@
 # command must work there: it builds, runs the lesson, and grades (without a GPU, grading says it needs
 # one and exits 77; on a GPU it grades the untouched stub, which fails, and compares its speed with the
 # solution's time recorded when the copy was made).
-# Both builds are new ones in WORK_DIR, never the course's build/: the course's own for ./course handout
-# (lesson 02 alone, COURSE_LESSONS=02, as the copy holds no other), and the copy's. COURSE_CMAKE_ARGS
-# (e.g. a compiler launcher) is passed on to both.
+# Both builds are new ones in WORK_DIR, never the course's build/: ./course handout runs in a copy of
+# the course (WORK_DIR/course, built in its build/ for lesson 02 alone, COURSE_LESSONS=02, as the
+# handout holds no other), and the student's copy builds in its own build/, as a student's would.
+# COURSE_CMAKE_ARGS (e.g. a compiler launcher) is passed on to both.
 # Usage: common/tests/test_handout_of_course.sh [WORK_DIR]   (default: a temporary folder, removed
 #        afterwards); CTest runs it as "tools: ./course handout writes ...".
 set -euo pipefail
@@ -17,11 +18,12 @@ fail() {
   exit 1
 }
 copy=$work/copy
-rm -rf "$copy" "$work/build" "$work/source-build"
+rm -rf "$copy"
 mkdir -p "$work"
+bash "$root/common/tests/copy_of_course.sh" "$work/course"
 
-COURSE_BUILD_DIR=$work/source-build COURSE_CMAKE_ARGS="${COURSE_CMAKE_ARGS:-} -DCOURSE_LESSONS=02" \
-  "$root/course" handout "$copy" 02 >"$work/handout.out" 2>&1 || { cat "$work/handout.out"; fail "./course handout exited with an error"; }
+COURSE_BUILD_DIR=$work/course/build COURSE_CMAKE_ARGS="${COURSE_CMAKE_ARGS:-} -DCOURSE_LESSONS=02" \
+  "$work/course/course" handout "$copy" 02 >"$work/handout.out" 2>&1 || { cat "$work/handout.out"; fail "./course handout exited with an error"; }
 
 # Nothing of the solutions: no folder, no marker, and none of the lines between the markers.
 [ ! -e "$copy/solutions" ] || fail "the copy has a solutions folder"
@@ -41,10 +43,14 @@ done
 [ -d "$copy/lessons/02-max-reduction" ] || fail "lesson 02 is missing from the copy"
 if ls -d "$copy"/lessons/0[1345]-* >/dev/null 2>&1; then fail "the copy has lessons other than 02"; fi
 if grep -q 'solutions/' "$copy/README.md"; then fail "the copy's README still points at solutions/"; fi
+if grep -q 'lessons 01 to 05' "$copy/README.md"; then fail "the copy's README still gives the timings of every lesson"; fi
+for tool in docs/adding-a-lesson.md common/templates/new-lesson cmake/NewLesson.cmake; do
+  [ ! -e "$copy/$tool" ] || fail "the copy has $tool, for new-lesson, an instructor's command"
+done
 
 # Every README command works in the copy.
 cd "$copy"
-export COURSE_BUILD_DIR=$work/build
+export COURSE_BUILD_DIR=$copy/build
 # A student's copy lists the student's commands only, and refuses an instructor's in one line.
 ./course help >"$work/help.out" || fail "./course help failed in the copy"
 grep -q '^  \./course grade NN NAME' "$work/help.out" || fail "the copy's help does not list ./course grade"
@@ -61,8 +67,8 @@ for command in make-stubs "handout $work/again" "grade-class 02 argmax ." "new-l
 done
 ./course build >"$work/build.out" 2>&1 || { tail -5 "$work/build.out"; fail "./course build failed in the copy"; }
 grep -qE '^\[ *[0-9]+(%|/[0-9]+)\] ' "$work/build.out" || fail "./course build showed no progress (the build tool's [N/M] or [ NN%] lines)"
-[ -x "$work/build/bin/exercise02_argmax_grade" ] || fail "the copy did not build the argmax grader"
-if ls "$work/build/bin/"solution* >/dev/null 2>&1; then fail "the copy built solution programs"; fi
+[ -x "$copy/build/bin/exercise02_argmax_grade" ] || fail "the copy did not build the argmax grader"
+if ls "$copy/build/bin/"solution* >/dev/null 2>&1; then fail "the copy built solution programs"; fi
 ./course run --lesson 02 --args "--reps 1 --warmup 0" >"$work/run.out" 2>&1 || fail "./course run --lesson 02 failed in the copy"
 grep -qE '^ +01 +CPU sequential .*PASS' "$work/run.out" || fail "the copy's run did not pass its CPU step"
 status=0

@@ -220,6 +220,24 @@ TEST_CASE("runner: the tables are written as CSV, JSON and SVG, the CSV as the c
   REQUIRE_THAT(json[1], Contains("\"step\": \"01\"") && Contains("\"speedup_cpu\": 1,"));
 }
 
+TEST_CASE("runner: an option in --args takes the place of the table's own, so that no step gets it twice") {
+  PretendLesson lesson;
+  const auto o = lesson.run("--args '--n 700'");
+  INFO(o.out << o.err);
+  REQUIRE(o.exit_code == course::kExitPass);
+  const std::string csv = lesson.result("ladder.csv");
+  REQUIRE_THAT(csv, Contains("99,01,fake step 01,cpu,n=700,") && Contains("99,02,fake step 02,gpu,n=700,"));
+  REQUIRE_THAT(csv, !Contains("ERROR"));
+}
+
+TEST_CASE("without_options_of leaves out each option the other arguments give, with its value") {
+  REQUIRE(course::without_options_of("--n 512 --type float", "--n 1024") == "--type float");
+  REQUIRE(course::without_options_of("--n=512 --type float", "--n=1024 --reps 3") == "--type float");
+  REQUIRE(course::without_options_of("--verify --n 9", "--verify") == "--n 9");
+  REQUIRE(course::without_options_of("--m 4 --n 4", "") == "--m 4 --n 4");
+  REQUIRE(course::without_options_of("--m 4 --n 4", "--nn 2") == "--m 4 --n 4");
+}
+
 TEST_CASE("runner: --table runs only the tables whose title contains the text, of all tables") {
   PretendLesson lesson;
   const auto o = lesson.run("--table size");

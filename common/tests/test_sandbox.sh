@@ -107,6 +107,21 @@ expect "a process left behind that holds the output open does not keep it waitin
   "$sandbox" --output "$work/output.txt" --time-limit 20 -- bash -c 'sleep 300 & sh -c "sleep 300 &" ; echo started'
 check "... it returns at once, with the output" test $SECONDS -lt 5 -a "$(cat "$work/output.txt")" = started
 
+# --no-left-running: a process still running when the command ends is named by the exit code (123),
+# and stopped all the same; one that ended first, or a command that starts none, changes nothing.
+SECONDS=0
+expect "with --no-left-running, a process still running when the command ends: exit 123" 123 \
+  "$sandbox" --writable "$work/mine" --no-left-running --time-limit 20 -- \
+  bash -c 'sleep 300 & echo $! >'"'$work/mine/left2.pid'"'; exit 0'
+sleep 0.2
+check "... it is stopped all the same, at once" test ! -e "/proc/$(cat "$work/mine/left2.pid")" -a $SECONDS -lt 5
+expect "... one that left its process group too" 123 \
+  "$sandbox" --no-left-running --time-limit 20 -- bash -c 'setsid sleep 300 </dev/null >/dev/null 2>&1 & exit 1'
+expect "... but not one that ended before the command" 0 \
+  "$sandbox" --no-left-running --time-limit 20 -- bash -c 'true & wait; sleep 0.1 & sleep 0.3; exit 0'
+expect "... and a command that starts none keeps its own exit code" 3 "$sandbox" --no-left-running -- bash -c 'exit 3'
+expect "... while the time limit still reads 124" 124 "$sandbox" --no-left-running --time-limit 1 -- bash -c 'sleep 60 & sleep 60'
+
 expect "no command: exit 2" 2 "$sandbox" --time-limit 1
 expect "an unknown option: exit 2" 2 "$sandbox" --nonsense -- true
 expect "a time limit that is not a number: exit 2" 2 "$sandbox" --time-limit soon -- true

@@ -7,8 +7,12 @@
 //   - the instructor's files stay out: solutions/, the course's own CI (.ci/), docs/instructor-guide.md;
 //   - with --lessons, so do the other lessons' lessons/NN-*, exercises/NN-* and docs/results/lessonNN-*;
 //   - in the copy's README.md, what `<!-- instructor -->` ... `<!-- /instructor -->` encloses (lines of
-//     their own, invisible on GitHub) is dropped, and so is the row of each lesson left out of the
-//     lessons table, found by its link (`](lessons/NN-`).
+//     their own, invisible on GitHub) is dropped; with --lessons, so is what `<!-- every lesson -->` ...
+//     `<!-- /every lesson -->` encloses (what holds for the whole course only, such as the timings of
+//     every lesson), and the row of each lesson left out of the lessons table, found by its link
+//     (`](lessons/NN-`);
+//   - the course's tools for writing new lessons (the command new-lesson is the instructor's):
+//     docs/adding-a-lesson.md, common/templates/new-lesson/ and cmake/NewLesson.cmake.
 // Recording is a second call, --record-times COPY, once the solutions' benchmarks are built: each runs
 // with --csv from this program's folder into exercises/NN-*/NAME.solution-time.csv of the copy.
 #include <algorithm>
@@ -34,6 +38,8 @@ namespace {
 const char* const kProgram = "course_handout";
 const char* const kInstructorStart = "<!-- instructor -->";
 const char* const kInstructorEnd = "<!-- /instructor -->";
+const char* const kEveryLessonStart = "<!-- every lesson -->";
+const char* const kEveryLessonEnd = "<!-- /every lesson -->";
 
 void note(const std::string& text) { std::cerr << kProgram << ": " << text << "\n"; }
 
@@ -66,6 +72,8 @@ bool belongs_in_copy(const std::string& relative, const std::set<std::string>& k
   // The instructor's.
   if (in_folder && (top == "solutions" || top == ".ci")) return false;
   if (relative == "docs/instructor-guide.md") return false;
+  if (relative == "docs/adding-a-lesson.md" || relative == "cmake/NewLesson.cmake") return false;
+  if (parts.size() > 2 && top == "common" && parts[1] == "templates" && parts[2] == "new-lesson") return false;
   if (kept.empty()) return true;
   std::string number;
   if ((top == "lessons" || top == "exercises") && in_folder) number = number_of(parts[1]);
@@ -104,27 +112,44 @@ std::vector<std::string> files_of_course(const fs::path& root) {
   return files;
 }
 
-// @p text without the instructor's parts and, when @p kept names lessons, without the other lessons'
-// rows of the lessons table. @p name is for error messages.
+// The marked parts of a README: lines of their own, invisible on GitHub, around lines a copy may drop.
+struct MarkedPart {
+  const char* start;
+  const char* end;
+};
+const MarkedPart kInstructorPart{kInstructorStart, kInstructorEnd};
+const MarkedPart kEveryLessonPart{kEveryLessonStart, kEveryLessonEnd};
+
+// @p text without the instructor's parts and, when @p kept names lessons, without what holds for every
+// lesson only (the parts marked so) and the other lessons' rows of the lessons table. @p name is for
+// error messages.
 std::string readme_for_students(const std::string& text, const std::set<std::string>& kept, const std::string& name) {
   std::ostringstream out;
   int line_number = 0, opened_at = 0;
+  const MarkedPart* open = nullptr;
   for (const std::string& line : course::lines_of(text)) {
     ++line_number;
     const std::string where = name + ":" + std::to_string(line_number) + ": ";
     const auto first = line.find_first_not_of(" \t");
     const std::string trimmed = first == std::string::npos ? "" : line.substr(first, line.find_last_not_of(" \t") - first + 1);
-    if (trimmed == kInstructorStart) {
-      if (opened_at) throw course::UsageError(where + kInstructorStart + " inside another");
-      opened_at = line_number;
-      continue;
+    bool marker = false;
+    for (const MarkedPart* part : {&kInstructorPart, &kEveryLessonPart}) {
+      if (trimmed == part->start) {
+        if (open) throw course::UsageError(where + part->start + " inside " + open->start);
+        open = part;
+        opened_at = line_number;
+        marker = true;
+      } else if (trimmed == part->end) {
+        if (!open) throw course::UsageError(where + part->end + " without " + part->start);
+        if (open != part)
+          throw course::UsageError(where + part->end + " where " + open->start + " (line " +
+                                   std::to_string(opened_at) + ") is open");
+        open = nullptr;
+        marker = true;
+      }
     }
-    if (trimmed == kInstructorEnd) {
-      if (!opened_at) throw course::UsageError(where + kInstructorEnd + " without " + kInstructorStart);
-      opened_at = 0;
-      continue;
-    }
-    if (opened_at) continue;
+    if (marker) continue;
+    if (open == &kInstructorPart || (open == &kEveryLessonPart && !kept.empty())) continue;
     const std::string link = "](lessons/";
     const auto at = line.find(link);
     if (!kept.empty() && trimmed.rfind("|", 0) == 0 && at != std::string::npos) {
@@ -133,8 +158,7 @@ std::string readme_for_students(const std::string& text, const std::set<std::str
     }
     out << line << "\n";
   }
-  if (opened_at)
-    throw course::UsageError(name + ":" + std::to_string(opened_at) + ": " + kInstructorStart + " never closed");
+  if (open) throw course::UsageError(name + ":" + std::to_string(opened_at) + ": " + open->start + " never closed");
   return out.str();
 }
 

@@ -42,6 +42,7 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
+
 std::string find_ncu(const std::string& given) {
   if (!given.empty()) return given;
   course::CommandOutcome o = course::run_command("command -v ncu");
@@ -152,9 +153,11 @@ int main(int argc, char** argv) {
       if (chosen.empty()) throw course::UsageError("--step " + cli.text("step") + ": no GPU step of that number");
     }
 
-    // --args: appended to each program's arguments (a later option overrides the lesson's own).
+    // --args: added to each program's arguments; an option the lesson's own arguments give too takes the
+    // value given here (a step program refuses an option given twice).
     std::string variant;
     if (cli.given("args")) {
+      spec.args = course::without_options_of(spec.args, cli.text("args"));
       spec.args += (spec.args.empty() ? "" : " ") + cli.text("args");
       for (const std::string& word : words(cli.text("args"))) {
         const std::size_t start = word.find_first_not_of('-');

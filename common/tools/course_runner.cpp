@@ -39,9 +39,11 @@ struct Entry {
   std::string lesson, table, target, args;
 };
 
-// Runs one step program with --csv and turns what it printed into a measurement.
+// Runs one step program with --csv and turns what it printed into a measurement. An option that both the
+// extra arguments (--args) and the table's own give takes the value of --args.
 course::Measurement run_step_once(const std::string& bin, const Entry& e, const std::string& extra_args) {
-  std::string command = shell_quote(bin + "/" + e.target) + " --csv " + extra_args + " " + e.args;
+  std::string command = shell_quote(bin + "/" + e.target) + " --csv " + extra_args + " " +
+                        course::without_options_of(e.args, extra_args);
   course::CommandOutcome o = run_command(command);
   course::Measurement m;
   auto lines = lines_of(o.out);
@@ -225,7 +227,7 @@ int main(int argc, char** argv) {
     cli.add_text("compare", "", "time this program against --reference (exercise performance report)");
     cli.add_text("reference", "", "the reference program for --compare");
     cli.add_text("recorded", "", "for --compare: the reference's measurement recorded earlier (CSV)", "FILE");
-    cli.add_text("args", "", "extra arguments for every step program (e.g. \"--reps 5\")", "ARGS");
+    cli.add_text("args", "", "extra arguments for every step program, over the tables' own (e.g. \"--reps 5\")", "ARGS");
     cli.add_text("summary", "", "print a measurement's verdict, median ms and GPU, tab-separated (for scripts)", "FILE");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     const std::string bin = course::directory_of_this_program();

@@ -29,11 +29,12 @@
 //                                bytes, up to the limit).
 //   processes left behind        every process the command started, even one that left its process
 //                                group, is killed when the command ends (this program is their
-//                                "subreaper": orphans become its children).
+//                                "subreaper": orphans become its children); with --no-left-running,
+//                                one still running then also makes the exit code 123.
 //   filling the GPU's memory     nothing to do: each command is a process of its own, and the driver
 //                                frees its memory when it ends.
 // Exit code: the command's own (128 + N for signal N), 124 when the time limit was reached, 125 when the
-// output limit was, 2 for a bad argument, 126 when the command cannot be started, 1 for --check on a
+// output limit was, 123 (with --no-left-running) when the command ended leaving a process running, 2 for a bad argument, 126 when the command cannot be started, 1 for --check on a
 // machine without Landlock. With --allow-unconfined a machine without Landlock runs the command anyway.
 #include <fcntl.h>
 #include <linux/landlock.h>
@@ -62,6 +63,7 @@
 namespace {
 
 constexpr int kTimeLimitExit = 124;
+constexpr int kLeftRunningExit = 123;
 constexpr int kOutputLimitExit = 125;
 constexpr int kUsageExit = 2;
 constexpr int kCannotStartExit = 126;
@@ -148,8 +150,9 @@ void confine(int abi, const std::vector<std::string>& writable, const std::vecto
 
 // --- processes left behind -------------------------------------------------------------------------
 // This process's children (orphans of the command included, as this process is their subreaper),
-// from /proc/PID/stat: the parent's pid is the second field after the command name in parentheses.
-std::vector<pid_t> children() {
+// from /proc/PID/stat: the state and the parent's pid are the fields after the command name in
+// parentheses. With @p running_only, not those that have ended and wait to be reaped.
+std::vector<pid_t> children(bool running_only = false) {
   std::vector<pid_t> pids;
   const std::string self = std::to_string(getpid());
   std::error_code error;
@@ -163,10 +166,14 @@ std::vector<pid_t> children() {
     if (end_of_name == std::string::npos) continue;
     std::istringstream rest(line.substr(end_of_name + 1));
     std::string state, parent;
-    if (rest >> state >> parent && parent == self) pids.push_back(static_cast<pid_t>(std::stol(name)));
+    if (rest >> state >> parent && parent == self && !(running_only && (state == "Z" || state == "X")))
+      pids.push_back(static_cast<pid_t>(std::stol(name)));
   }
   return pids;
 }
+
+// Those of this process's children that have not ended (an ended one waits, a zombie, to be reaped).
+std::vector<pid_t> running_children() { return children(true); }
 
 // Kills the command's process group and every child of this process, again and again (a child killed
 // hands its own children to this process), until none is left.
@@ -206,6 +213,7 @@ struct Options {
   std::string output;
   std::uintmax_t output_limit = 0;  // bytes, 0: none
   bool allow_unconfined = false;
+  bool no_left_running = false;  // a process still running when the command ends: exit code 123
   std::vector<char*> command;
 };
 
@@ -249,10 +257,12 @@ Options parse(int argc, char** argv) {
       o.output_limit = static_cast<std::uintmax_t>(number("--output-limit"));
     } else if (word == "--allow-unconfined") {
       o.allow_unconfined = true;
+    } else if (word == "--no-left-running") {
+      o.no_left_running = true;
     } else {
       refuse("unknown option " + word + " (usage: course_sandbox [--writable DIR]... [--readable PATH]... [--time-limit S] "
              "[--memory-limit BYTES] [--file-size-limit BYTES] [--output FILE --output-limit BYTES] "
-             "[--allow-unconfined] -- COMMAND...)");
+             "[--no-left-running] [--allow-unconfined] -- COMMAND...)");
     }
   }
   for (; i < argc; ++i) o.command.push_back(argv[i]);
@@ -347,6 +357,8 @@ int main(int argc, char** argv) {
     }
     copy_output(10);
   }
+  // The command's main process has ended (or was stopped); what it started may still be running.
+  const bool left_running = o.no_left_running && !timed_out && !over_limit && !running_children().empty();
   kill_everything(child);
   // What is left in the pipe. No writer is left, so this ends; the bound is for one that got the pipe's
   // end passed to a process outside this one's tree.
@@ -355,5 +367,6 @@ int main(int argc, char** argv) {
 
   if (timed_out) return kTimeLimitExit;
   if (over_limit) return kOutputLimitExit;
+  if (left_running) return kLeftRunningExit;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

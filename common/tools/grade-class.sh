@@ -81,12 +81,14 @@ while [ $# -gt 0 ]; do
 done
 [ $slurm -eq 1 ] || [ $cluster_options -eq 0 ] ||
   die "--partition, --gpus-per-task, --time, --throttle and --dry-run go with --slurm"
-[ $sanitize -eq 1 ] || [ $mode != all ] ||
+[ $sanitize -eq 1 ] || [ $mode != all ] || [ -n "${COURSE_GRADE_CLASS_CHECK_ONLY:-}" ] ||
   say "--no-sanitize: no submission runs under compute-sanitizer, so a write out of bounds, a race or a barrier misuse that leaves the answers right goes unnoticed"
 stub=$(ls "$root"/exercises/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
 [ -n "$stub" ] || die "no exercise '$name' in lesson '$lesson' (look in exercises/)"
 [ -d "$submissions" ] || die "$submissions: no such folder"
 submissions=$(cd "$submissions" && pwd)
+# ./course grade-class checks the arguments so before it builds anything.
+[ -z "${COURSE_GRADE_CLASS_CHECK_ONLY:-}" ] || exit 0
 mkdir -p "$out/feedback" "$out/rows" "$out/files"
 out=$(cd "$out" && pwd)
 course_build=${COURSE_BUILD_DIR:-$root/build}
@@ -382,16 +384,18 @@ output_limit=1000000  # bytes a run may print
 # working folder, HOME and TMPDIR, the one folder it may write in), reading only the system's folders,
 # PROGRAMS-FOLDER and the student's source, for at most SECONDS; what it prints (1 MB at most) goes to
 # $printed, outside that folder. It gets a fresh grading seal ($seal). Exit code: the program's, 124 at
-# the time limit, 125 at the output limit. Nothing it started outlives it.
+# the time limit, 125 at the output limit, and given --no-left-running (before COMMAND), 123 when a
+# process it started was still running as it ended. Nothing it started outlives it.
 jailed() {
-  local seconds=$1 programs=$2 readable=()
+  local seconds=$1 programs=$2 readable=() checks=()
   shift 2
+  if [ "$1" = --no-left-running ]; then checks=(--no-left-running); shift; fi
   [ ${#system_readable[@]} -eq 0 ] ||
     readable=("${system_readable[@]}" --readable "$programs" --readable "$sanitize_check" --readable "$student_source")
   seal=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')
   (cd "$scratch" && HOME=$scratch TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv COURSE_GRADE_SEAL=$seal \
     "$sandbox" "${confine[@]}" "${readable[@]}" --writable "$scratch" \
-    --time-limit "$seconds" --output "$printed" --output-limit $output_limit -- "$@")
+    --time-limit "$seconds" --output "$printed" --output-limit $output_limit "${checks[@]}" -- "$@")
 }
 # Whether the last run ended by its own main, with exit code CODE: the seal's line.
 sealed() { grep -qx "course-grade-seal: $seal exit $1" "$printed"; }
@@ -539,7 +543,7 @@ for student in "${graded[@]}"; do
       echo "NOT RUN (an earlier case ran over the time limit)  $label" >>"$feedback"
       continue
     fi
-    jailed "$limit" "$programs" "$grader" "${spec_of[$c]}"
+    jailed "$limit" "$programs" --no-left-running "$grader" "${spec_of[$c]}"
     code=$?
     output=$(printed_lines)
     case $code in
@@ -548,6 +552,7 @@ for student in "${graded[@]}"; do
     case $code in
       0) verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]})) ;;
       124) verdict="TIME-OUT (over $limit s)" timed_out=1 ;;
+      123) verdict="LEFT A PROCESS RUNNING (the test ended with a process the submission started still running; it was stopped)" ;;
       125) verdict="TOO MUCH OUTPUT (over $output_limit bytes; stopped)" ;;
       1) verdict=FAIL ;;
       77) verdict="SKIPPED ($(grep -m1 -i 'skipped:' <<<"$output" | sed 's/.*skipped: *//I'))" ;;
@@ -584,7 +589,7 @@ for student in "${graded[@]}"; do
     case $code in
       0) checked=clean ;;
       1) checked=${verdict:-a finding} ;;
-      124) checked="time-out under compute-sanitizer (over $((3 * limit)) s)" ;;
+      124) checked="time-out under compute-sanitizer (over $((3 * limit)) s: three times the time limit, as the tools slow a program)" ;;
       125) checked="too much output under compute-sanitizer" ;;
       *) checked="crash under compute-sanitizer (exit code $code)" ;;
     esac

@@ -23,6 +23,11 @@ CommandOutcome run_command(const std::string& command);
 /// @p text quoted for the shell (single quotes).
 std::string shell_quote(const std::string& text);
 
+/// @p arguments ("--n 512 --type float") without the options that @p overriding gives ("--n 1024"):
+/// each "--name VALUE" (or "--name=VALUE") whose name @p overriding names is left out, so that the two
+/// can be joined with no option given twice (a step program refuses that).
+std::string without_options_of(const std::string& arguments, const std::string& overriding);
+
 /// The folder of the running program (build/bin for the course's tools).
 std::string directory_of_this_program();
 
