@@ -184,28 +184,37 @@ endfunction()
 #   lesson<nn>_<NN_name>_test     its tests, when TEST_SOURCES are given (labels: lesson<nn> + TEST_LABELS)
 # and lists the program in the runner's ladder for the lesson. A STANDALONE step is a whole program
 # in its own file, with its own main (the lesson's page of host code): it is built from SOURCE alone.
-# Its tests, when TEST_SOURCES are given, compile the same file with its main renamed (Catch's main
-# stays the only one), so they run the page's own kernels through the lesson's test interface.
+# When it has tests (TEST_SOURCES), the file is compiled once with its main renamed (Catch's main
+# stays the only one in the tests), so they run the page's own kernels through the lesson's test
+# interface, and the program is that object with a main that calls the page's.
 function(course_add_step)
   cmake_parse_arguments(S "STANDALONE" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS" ${ARGN})
   get_filename_component(stem ${S_SOURCE} NAME_WE)
   set(target lesson${S_LESSON}_${stem})
-  if(S_STANDALONE)
+  if(S_STANDALONE AND NOT S_TEST_SOURCES)
     add_executable(${target} ${S_SOURCE})
     target_link_libraries(${target} PRIVATE ${S_LIBRARIES})
     _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
     _course_sanitize(${S_LESSON} ${target} STEP)
-    if(NOT S_TEST_SOURCES)
-      return()
-    endif()
+    return()
+  elseif(S_STANDALONE)
+    # The page is compiled once, with its main renamed, for the program and its tests alike: the
+    # program's own main only calls the page's.
     get_filename_component(page ${S_SOURCE} ABSOLUTE)
     get_filename_component(extension ${S_SOURCE} LAST_EXT)
     set(without_main ${CMAKE_CURRENT_BINARY_DIR}/${stem}_without_main${extension})
     file(CONFIGURE OUTPUT ${without_main} CONTENT
-         "// Generated: ${S_SOURCE} with its main renamed, for its tests.\n#define main ${target}_program_main\n#include \"${page}\"\n#undef main\n")
+         "// Generated: ${S_SOURCE} with its main renamed, for its program and its tests.\n#define main ${target}_program_main\n#include \"${page}\"\n#undef main\n")
     add_library(${target}_kernels OBJECT ${without_main})
     target_include_directories(${target}_kernels PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
+    set(calling_main ${CMAKE_CURRENT_BINARY_DIR}/${stem}_main.cpp)
+    file(CONFIGURE OUTPUT ${calling_main} CONTENT
+         "// Generated: the main of ${target}, which runs ${S_SOURCE}'s own.\nint ${target}_program_main(int argc, char** argv);\nint main(int argc, char** argv) { return ${target}_program_main(argc, argv); }\n")
+    add_executable(${target} ${calling_main})
+    target_link_libraries(${target} PRIVATE ${target}_kernels)
+    _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    _course_sanitize(${S_LESSON} ${target} STEP)
   else()
     add_library(${target}_kernels OBJECT ${S_SOURCE})
     target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})

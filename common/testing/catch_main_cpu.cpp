@@ -1,3 +1,4 @@
 // The Catch2 main of every CPU-only test program.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+#include "catch_session.h"
+
+int main(int argc, char* argv[]) { return course::run_catch_session(argc, argv); }

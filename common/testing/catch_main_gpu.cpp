@@ -5,7 +5,6 @@
 // launch, too little shared memory per block) is reported as skipped too, with the reason. Under
 // ./course grade-class its last line is the grading seal (course/grading_seal.h), so that a
 // submission that calls exit() inside a test case cannot pass for one that ran to the end.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -16,6 +15,7 @@
 #include "course/device.h"
 #include "course/errors.h"
 #include "course/grading_seal.h"
+#include "catch_session.h"
 
 namespace {
 int not_supported_count = 0;
@@ -48,7 +48,7 @@ int main(int argc, char* argv[]) {
       return course::print_grading_seal(1);
     }
   }
-  int failures = Catch::Session().run(argc, argv);
+  int failures = course::run_catch_session(argc, argv);
   // Every failure came from a feature the GPU lacks: the test could not run here, so it is skipped.
   if (failures > 0 && failures <= not_supported_count) {
     std::printf("SKIPPED: %s\n", not_supported_reason.c_str());

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tests `./course grade-class` on a made-up class of twenty-six, each submission for exercise 02 argmax
-# written from the course's own solution or stub. The first sixteen make every mistake and misbehaviour
+# Tests `./course grade-class` on a made-up class of twenty-seven, each submission for exercise 02 argmax
+# written from the course's own solution or stub. The first seventeen make every mistake and misbehaviour
 # of a running program; the ten after them try to get marks without the work, or to harm the gradebook:
 #   alice  the solution, a lone file                      quentin #include "../../solutions/.../argmax.cu"
 #   bob    a whole copy of the course, stub untouched,    rachel  #include of the solution by its full path
@@ -8,6 +8,8 @@
 #   carol  a syntax error                                         machine, for its lines in the errors
 #   dave   ties go to the larger index                    trent   #include "/dev/zero", a file that never ends
 #   erin   a kernel that never ends                       uma     a file that includes itself without end
+#   fiona  the solution, leaving a process of its own
+#          running when the test ends
 #   frank  the solution, writing past its scratch         victor  a folder named as a spreadsheet formula,
 #          buffer (memcheck's to find)                            quotes and commas, and a syntax error
 #   grace  the file under another name                    walter  the solution, calling exit(0) in argmax()
@@ -62,7 +64,7 @@ rm -rf "$class" "$work/grades"
 # The course that grades them (./course in it builds in its build/), written first: rachel reaches for
 # its own solution by its full path.
 bash "$root/common/tests/copy_of_course.sh" "$work/course"
-mkdir -p "$class"/{alice,bob,carol,dave,erin,frank,grace,heidi,ivan,judy,kim,leo,mallory,nick,olivia,peggy}
+mkdir -p "$class"/{alice,bob,carol,dave,erin,fiona,frank,grace,heidi,ivan,judy,kim,leo,mallory,nick,olivia,peggy}
 mkdir -p "$class"/{quentin,rachel,sybil,trent,uma,victor,walter,xavier,yolanda,zack}
 
 # edit FILE EXPECTED SED-SCRIPT: applies the script and checks that it changed something.
@@ -101,6 +103,8 @@ first_call() {
   edit "$class/$1/argmax.cu" "$1" 's/^#include <cmath>$/&\n#include <cstdio>/'
 }
 first_call kim 'for (volatile unsigned spin = 0;; spin = spin + 1) {}'
+first_call fiona 'if (fork() == 0) { sleep(600); _exit(0); }  // a child left behind, asleep'
+edit "$class/fiona/argmax.cu" fiona 's/^#include <cmath>$/&\n#include <unistd.h>/'
 first_call leo 'for (void* hog; cudaMalloc(\&hog, std::size_t(1) << 28) == cudaSuccess;) {} (void)cudaGetLastError();'
 first_call mallory 'for (int line = 0; line < 2000000; ++line) std::printf("spam spam spam spam spam spam spam spam spam spam\\n");'
 first_call nick "if (FILE* f = std::fopen(\"$work/grades/rows/alice.csv\", \"w\")) std::fclose(f); std::remove(\"$work/grades/feedback/alice.txt\"); if (FILE* f = std::fopen(\"$work/outside.txt\", \"w\")) std::fclose(f);"
@@ -215,13 +219,13 @@ bad = [r for r in rows if len(r) != 14 or any(c[:1] in ("=", "+", "-", "@", "\t"
 sys.exit(print(bad) or 1) if bad else None
 PY
 
-[ "$(($(wc -l <"$book") - 1))" -eq 26 ] || fail "the gradebook does not have 26 rows"
+[ "$(($(wc -l <"$book") - 1))" -eq 27 ] || fail "the gradebook does not have 27 rows"
 [ "$(cell bob file)" = "course/exercises/02-max-reduction/argmax.cu" ] || fail "bob's file was not the one in exercises/: $(row bob)"
 grep -q 'also found: course/scratch/argmax.cu' "$work/grades/feedback/bob.txt" || fail "bob's feedback does not name his other file"
 [ "$(cell carol build)" = "compile error" ] || fail "carol's syntax error was not a compile error: $(row carol)"
 grep -q "error" "$work/grades/feedback/carol.txt" || fail "carol's feedback does not show the compiler's error"
 [ "$(cell grace build)" = "missing file" ] || fail "grace's misnamed file was not reported missing: $(row grace)"
-for student in alice bob dave erin frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
+for student in alice bob dave erin fiona frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
   [ "$(cell "$student" build)" = built ] || fail "$student's submission did not build: $(row "$student")"
 done
 # Those who reach for files that are not the exercise's: zero, with a reason of one line, and nothing
@@ -257,7 +261,7 @@ grep -q -x '[0-9]*,same code (comments and spacing aside),alice; peggy,,the cour
 
 if [ $status -eq 77 ]; then
   grep -q 'no CUDA device' "$work/grade-class.out" || fail "without a GPU, grade-class did not say why nothing ran"
-  for student in alice bob dave erin frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
+  for student in alice bob dave erin fiona frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
     [ "$(cell "$student" first_failure)" = "not run: no CUDA device" ] || fail "$student's row does not say it was not run"
   done
 else
@@ -291,6 +295,10 @@ else
   [ "$(cell olivia sanitizer)" = "race (racecheck)" ] && [ "$(cell olivia points)" -eq $((total - cost)) ] ||
     fail "olivia's race in shared memory was not found by racecheck, or did not cost $cost points: $(row olivia)"
   grep -q 'TIME-OUT' "$work/grades/feedback/kim.txt" || fail "kim's spinning was not a time-out"
+  # fiona's child outlives each test: named for what it is, at once, not as a time-out of any limit.
+  grep -q '^LEFT A PROCESS RUNNING' "$work/grades/feedback/fiona.txt" && ! grep -q 'TIME-OUT' "$work/grades/feedback/fiona.txt" ||
+    fail "fiona's process left running was not named so: $(row fiona)"
+  [ "$(cell fiona points)" = 0 ] || fail "fiona scored with a process left running: $(row fiona)"
   # leo's own cases may fail for want of memory; the memory is back for those after him (nick, peggy).
   [[ $(cell leo cases_passed) =~ ^[0-9]+$ ]] || fail "leo was not graded: $(row leo)"
   grep -q '^TOO MUCH OUTPUT' "$work/grades/feedback/mallory.txt" || fail "mallory's megabytes of output were not stopped"
@@ -324,7 +332,7 @@ cp "$solution" "$class/carol/argmax.cu"
 mkdir -p "$class/zoe"
 cp "$solution" "$class/zoe/argmax.cu"
 grade only.out "$class" --out "$work/grades" --only carol zoe
-[ "$(($(wc -l <"$book") - 1))" -eq 27 ] || fail "after --only the gradebook does not have 27 rows"
+[ "$(($(wc -l <"$book") - 1))" -eq 28 ] || fail "after --only the gradebook does not have 28 rows"
 diff "$work/others-before.csv" <(grep -v -e '^carol,' -e '^zoe,' "$book") ||
   fail "--only carol zoe changed other students' rows (above)"
 for student in carol zoe; do
@@ -368,7 +376,7 @@ grade regrade.out "$download" --out "$work/grades" --only doejane
   fail "a regrade lost the assignment's title in canvas.csv: $(head -1 "$canvas")"
 
 if [ $first_status -eq 77 ]; then
-  echo "grade-class: all checks passed without a GPU (26 submissions built, refused or reported; a regrade; a download; nothing run)"
+  echo "grade-class: all checks passed without a GPU (27 submissions built, refused or reported; a regrade; a download; nothing run)"
 else
   echo "grade-class: all checks passed on a GPU (verdicts, points, time-outs, output, sanitizers, confinement, integrity, leaderboard, regrade, download)"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests `./course grade-class --slurm` on a real one-node Slurm (common/testing/slurm_cluster.sh): a class
-# of 30 (the made-up class of twenty-six of test_grade_class.sh, and four of them again: correct, wrong,
-# not compiling, hanging, crashing, misnamed, refused, ...) graded by the local command and through Slurm
+# of 30 (the made-up class of twenty-seven of test_grade_class.sh, and three of them again: correct,
+# wrong, not compiling, hanging, crashing, misnamed, refused, ...) graded by the local command and through Slurm
 # (a job array and the merge after it) must give the same gradebook row for row, the same feedback and
 # the same leaderboard. The array is held while a new student's folder is added to the class (first
 # by name, where it would shift every task's student): the jobs grade the class as it was submitted.
@@ -25,7 +25,7 @@ bash "$here/test_grade_class.sh" --make-class "$work/made-up"
 class=$work/class
 mkdir -p "$class"
 cp -r "$work"/made-up/class/* "$class/"
-for student in alice carol dave erin; do cp -r "$class/$student" "$class/$student-2"; done
+for student in alice carol erin; do cp -r "$class/$student" "$class/$student-2"; done
 [ "$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 30 ] || fail "the class does not have 30 students"
 # The course that grades them, written with the class (its ./course builds in its build/).
 course=$work/made-up/course
