@@ -1,5 +1,7 @@
 #include "course/delimited_text.h"
 
+#include <sstream>
+
 namespace course {
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -14,6 +16,13 @@ std::vector<std::string> lines_of(const std::string& text) {
     start = end + 1;
   }
   return lines;
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
 }
 
 std::vector<std::string> content_lines_of(const std::string& text) {

@@ -37,18 +37,12 @@ std::string shell_quote(const std::string& text) {
 }
 
 std::string without_options_of(const std::string& arguments, const std::string& overriding) {
-  auto words = [](const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream s(text);
-    for (std::string w; s >> w;) out.push_back(w);
-    return out;
-  };
   auto is_option = [](const std::string& word) { return word.rfind("--", 0) == 0; };
   auto name_of = [](const std::string& word) { return word.substr(0, word.find('=')); };
   std::vector<std::string> given;
-  for (const std::string& word : words(overriding))
+  for (const std::string& word : words_of(overriding))
     if (is_option(word)) given.push_back(name_of(word));
-  const std::vector<std::string> own = words(arguments);
+  const std::vector<std::string> own = words_of(arguments);
   std::string kept;
   for (std::size_t i = 0; i < own.size(); ++i) {
     if (is_option(own[i]) && std::find(given.begin(), given.end(), name_of(own[i])) != given.end()) {

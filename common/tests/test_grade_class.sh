@@ -189,7 +189,6 @@ ZACK
 [ $make_class_only -eq 0 ] || exit 0
 
 status=0
-rm -rf "$work/build"
 rm -f "$work/outside.txt"
 grade() {  # grade OUT-FILE ARGUMENTS...: ./course grade-class 02 argmax ARGUMENTS..., its exit code in $status
   local log=$1

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,15 +32,6 @@ struct ProfileSpec {
   std::vector<std::string> counters;  // the lesson's choice
   std::vector<std::string> skip;      // steps not profiled (too slow under replay)
 };
-
-std::vector<std::string> words(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream s(text);
-  std::string w;
-  while (s >> w) out.push_back(w);
-  return out;
-}
-
 
 std::string find_ncu(const std::string& given) {
   if (!given.empty()) return given;
@@ -126,7 +116,7 @@ int main(int argc, char** argv) {
       if (e.table == "profile") {
         auto parts = course::fields_of(e.args, course::FieldRules{'|', false}, 4);
         parts.resize(4);
-        spec = ProfileSpec{parts[0], std::atof(parts[1].c_str()), words(parts[2]), words(parts[3])};
+        spec = ProfileSpec{parts[0], std::atof(parts[1].c_str()), course::words_of(parts[2]), course::words_of(parts[3])};
         have_spec = true;
       }
       if (e.table == "ladder" && e.target.find("cpu") == std::string::npos) targets.push_back(e.target);
@@ -159,7 +149,7 @@ int main(int argc, char** argv) {
     if (cli.given("args")) {
       spec.args = course::without_options_of(spec.args, cli.text("args"));
       spec.args += (spec.args.empty() ? "" : " ") + cli.text("args");
-      for (const std::string& word : words(cli.text("args"))) {
+      for (const std::string& word : course::words_of(cli.text("args"))) {
         const std::size_t start = word.find_first_not_of('-');
         if (start == std::string::npos) continue;
         variant += variant.empty() ? "" : "-";

@@ -25,6 +25,9 @@ constexpr FieldRules kTabSeparated{'\t', false};
 /// The lines of @p text without their line ends ("\n" or "\r\n"); a last line without a line end counts.
 std::vector<std::string> lines_of(const std::string& text);
 
+/// The words of @p text: what lies between spaces, tabs and line ends.
+std::vector<std::string> words_of(const std::string& text);
+
 /// The lines of @p text that hold something: neither empty nor comments (a first character '#').
 std::vector<std::string> content_lines_of(const std::string& text);
 
