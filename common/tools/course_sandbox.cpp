@@ -34,8 +34,9 @@
 //   filling the GPU's memory     nothing to do: each command is a process of its own, and the driver
 //                                frees its memory when it ends.
 // Exit code: the command's own (128 + N for signal N), 124 when the time limit was reached, 125 when the
-// output limit was, 123 (with --no-left-running) when the command ended leaving a process running, 2 for a bad argument, 126 when the command cannot be started, 1 for --check on a
-// machine without Landlock. With --allow-unconfined a machine without Landlock runs the command anyway.
+// output limit was, 123 (with --no-left-running) when the command ended leaving a process running, 2
+// for a bad argument, 126 when the command cannot be started, 1 for --check on a machine without
+// Landlock. With --allow-unconfined a machine without Landlock runs the command anyway.
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <poll.h>
