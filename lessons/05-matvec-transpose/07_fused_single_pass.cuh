@@ -1,5 +1,5 @@
-// Lesson 05, step 07's plan and launcher for its two layouts, a warp or a block per row (step 08 runs
-// them too, for the rows a block can hold), and its fallback, step 06's two passes.
+// Lesson 05, step 07's plan and launcher for its two layouts, a warp or a block per row (steps 08 to
+// 10 run them too, for the rows a block can hold), and its fallback, step 06's two passes.
 #pragma once
 
 #include "matvec.h"

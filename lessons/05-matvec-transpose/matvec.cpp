@@ -131,13 +131,18 @@ void require_layout_holds(RowLayout layout, std::size_t columns) {
   if (layout == RowLayout::kGroup || layout == RowLayout::kCluster) most(layout_name(layout).c_str(), kGroupRowColumns);
 }
 
-void require_warp_or_block_layout(RowLayout layout, const std::string& step_number) {
-  if (layout != RowLayout::kAuto && layout != RowLayout::kWarp && layout != RowLayout::kBlock)
-    throw course::UsageError("--layout " + layout_name(layout) + ": step " + step_number +
-                             " holds rows in a warp or a block; groups of blocks and the wide layout are step 08's");
+void require_step_has_layout(RowLayout layout, const Step& step) {
+  const bool group = layout == RowLayout::kGroup || layout == RowLayout::kCluster;
+  if (group && !(step.options & kGroupLayoutsOption))
+    throw course::UsageError("--layout " + layout_name(layout) + ": step " + step.number +
+                             " holds rows in a warp or a block; groups of blocks are step 08's");
+  if (layout == RowLayout::kWide && !(step.options & kWideLayoutOption))
+    throw course::UsageError("--layout wide: step " + std::string(step.number) + " holds rows in a warp, a block" +
+                             (step.options & kGroupLayoutsOption ? " or a group of blocks" : "") +
+                             "; the wide layout is step 10's");
 }
 
-void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns, bool long_row_layouts) {
+void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns) {
   // The layout the rows go to, where it is the warp's or the block's: these depend on N alone.
   RowLayout layout = requested.layout;
   if (layout == RowLayout::kAuto)
@@ -145,9 +150,7 @@ void require_layout_options_apply(const LaunchPlan& requested, std::size_t colum
                                                                                           : RowLayout::kGroup;
   const bool longer = requested.layout == RowLayout::kAuto && layout == RowLayout::kGroup;
   const std::string rows_go = "rows of " + std::to_string(columns) + " columns go to " +
-                              (longer ? (long_row_layouts ? std::string("the group or wide layout")
-                                                          : std::string("step 06's two passes"))
-                                      : "the " + layout_name(layout) + " layout");
+                              (longer ? std::string("step 06's two passes") : "the " + layout_name(layout) + " layout");
   if (requested.block_threads != 0 && layout != RowLayout::kBlock)
     throw course::UsageError("--block-threads: " + rows_go + ", not the block layout");
   if (requested.block_threads == 512 && columns > kBlockRowColumns / 2)
@@ -176,14 +179,14 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_flag("no-shared-vector", "read the vector from global memory, not through shared-memory tiles");
   if (step.options & kWholeRowsOption)
     cli.add_flag("whole-rows", "a warp per whole row in A v, even where rows are too few to fill the GPU");
-  if (step.options & kLongRowLayoutsOption)
+  if (step.options & kLayoutOption)
     cli.add_choice("layout", "auto", names_of(kLayoutNames),
-                   "who holds a row: warp, block, group, cluster or wide (auto: chosen by N)");
-  else if (step.options & kLayoutOption)
-    cli.add_choice("layout", "auto", names_of(kLayoutNames), "who holds a row: warp or block (auto: chosen by N)");
+                   std::string("who holds a row: warp, block") +
+                       (step.options & kGroupLayoutsOption ? ", group, cluster" : "") +
+                       (step.options & kWideLayoutOption ? ", wide" : "") + " (auto: chosen by N)");
   if (step.options & kRowsAheadOption)
-    cli.add_integer_choice("rows-ahead", 3, {1, 3}, "step 08's group layout: rows whose parts a block posts before "
-                                                    "it waits for the oldest's, 1 or 3");
+    cli.add_integer_choice("rows-ahead", 3, {1, 3}, "the group layout: rows whose parts a block posts before it "
+                                                    "waits for the oldest's, 1 or 3");
   if (step.options & kPrefetchOption)
     cli.add_choice("prefetch", "auto", names_of(kPrefetch),
                    "step 07's warp and block layouts: on keeps the next row's loads in flight while a row is worked "
@@ -199,8 +202,8 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_integer_choice("block-threads", 0, {512, 1024}, "step 07's block layout: threads per block, 512 or 1024 "
                                                             "(0: 512 up to 8192 columns, else 1024)");
   if (step.options & kNoBulkCopyOption)
-    cli.add_flag("no-bulk-copy", "step 08's group and wide layouts: every thread copies its own values of a row, "
-                                 "where the bulk copy engine would copy the block's whole run");
+    cli.add_flag("no-bulk-copy", "the group and wide layouts: every thread copies its own values of a row, where "
+                                 "the bulk copy engine would copy the block's whole run");
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -223,12 +226,11 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kRowsAheadOption) request.requested.rows_ahead = static_cast<int>(cli.integer("rows-ahead"));
   if (step.options & kLayoutOption) {
     const RowLayout layout = kLayoutNames[cli.choice("layout")].first;
-    const bool long_row_layouts = step.options & kLongRowLayoutsOption;
-    if (!long_row_layouts) require_warp_or_block_layout(layout, step.number);
+    require_step_has_layout(layout, step);
     request.requested.layout = layout;
     if (request.common.input.empty()) {  // else: plan()
       require_layout_holds(layout, request.columns);
-      require_layout_options_apply(request.requested, request.columns, long_row_layouts);
+      require_layout_options_apply(request.requested, request.columns);
     }
   }
 }
@@ -261,7 +263,7 @@ int finish(const course::Measurement& m, const Problem& p, const std::vector<flo
                              [&](const std::string& path) { course::write_single_vector(path, c); });
 }
 
-// What a step chose by size, for the text report: steps 07 and 08's layout and grid (or their two
+// What a step chose by size, for the text report: steps 07 to 10's layout and grid (or their two
 // passes), and the pieces A v cuts rows into where they are few (steps 05, 06 and the two passes).
 std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_t columns) {
   std::string text;
@@ -276,10 +278,14 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
     if (plan.layout == RowLayout::kWarp && plan.warp_e32 != 0)
       text += plan.warp_e32 == 1 ? ", rows read from their first element" : ", rows read from their first element, v and C "
                                                                              "in registers";
-  } else if (std::string(step.number) == "07") {
-    text = "two passes, as step 06 (rows longer than a block holds: step 08 shares them among blocks)";
-  } else if (std::string(step.number) == "08") {
+  } else if (step.options & kWideLayoutOption) {
     text = "two passes, as step 06 (the wide layout cannot run these rows on this GPU)";
+  } else if (step.options & kGroupLayoutsOption) {
+    text = columns > kGroupRowColumns ? "two passes, as step 06 (rows longer than a group of blocks holds: step 10 "
+                                        "shares them among all blocks)"
+                                      : "two passes, as step 06 (no group of blocks runs on this GPU)";
+  } else if (step.options & kLayoutOption) {
+    text = "two passes, as step 06 (rows longer than a block holds: step 08 shares them among blocks)";
   }
   if (plan.row_pieces > 1)
     text += (text.empty() ? "" : "; ") + std::string("A v cuts each row into ") + std::to_string(plan.row_pieces) +

@@ -62,7 +62,7 @@ course::Tolerance tolerance(const Problem& p, const std::vector<double>& expecte
 /// 4 * 2^-24 * sqrt(terms) * max |expected| (used by the exercises: M terms for A^T x, N for A x).
 course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& expected);
 
-/// Who holds a row of A in steps 07 and 08 until its B_i is known (--layout).
+/// Who holds a row of A in steps 07 to 10 until its B_i is known (--layout).
 enum class RowLayout {
   kAuto,     ///< chosen by the row's length N
   kWarp,     ///< a warp per row: 32 lanes x 32 values
@@ -84,28 +84,31 @@ std::string layout_name(RowLayout layout);
 /// Throws course::UsageError (one line) when `layout` cannot hold rows of `columns` elements.
 void require_layout_holds(RowLayout layout, std::size_t columns);
 
-/// Throws course::UsageError (one line) when step `step_number`, which holds rows in a warp or a block
-/// only (step 07), is asked for a group of blocks or the wide layout (step 08's).
-void require_warp_or_block_layout(RowLayout layout, const std::string& step_number);
+/// Throws course::UsageError (one line) when `layout` is not one of the step's: step 07 holds rows in a
+/// warp or a block, steps 08 and 09 also in a group of blocks (or a cluster), step 10 also in the wide
+/// layout (Step::options says which).
+struct Step;
+void require_step_has_layout(RowLayout layout, const Step& step);
 
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   int threads = 0;                ///< threads per block
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
-  int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, steps 07 and 08's fallback)
+  int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, and the
+                                  ///< fallback of steps 07 to 10)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
-  int row_pieces = 1;             ///< steps 05, 06 and 07/08's fallback: pieces each row of A v is cut into
+  int row_pieces = 1;             ///< steps 05, 06 and 07 to 10's fallback: pieces each row of A v is cut into
   bool whole_rows = false;        ///< step 05 (--whole-rows): a warp per whole row in A v, even where rows are few
   int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
-  RowLayout layout = RowLayout::kAuto;  ///< steps 07, 08: who holds a row (the plan names the one it chose)
-  bool bulk_copies = false;       ///< step 08's group and wide layouts: rows may go through the bulk copy engine
-                                  ///< (the plan's choice: off with no_bulk_copy)
-  bool no_bulk_copy = false;      ///< step 08 (--no-bulk-copy): every thread copies its own values, even where the
-                                  ///< engine could (a request; the plan answers with bulk_copies)
-  int rows_ahead = 3;             ///< step 08's group layout (--rows-ahead 1 or 3): rows whose parts a block posts
-                                  ///< before it waits for the parts of the oldest
+  RowLayout layout = RowLayout::kAuto;  ///< steps 07 to 10: who holds a row (the plan names the one it chose)
+  bool bulk_copies = false;       ///< steps 09 and 10's group and wide layouts: rows may go through the bulk copy
+                                  ///< engine (the plan's choice: off with no_bulk_copy)
+  bool no_bulk_copy = false;      ///< steps 09 and 10 (--no-bulk-copy): every thread copies its own values, even where
+                                  ///< the engine could (a request; the plan answers with bulk_copies)
+  int rows_ahead = 3;             ///< steps 09 and 10's group layout (--rows-ahead 1 or 3): rows whose parts a block
+                                  ///< posts before it waits for the parts of the oldest
   int prefetch_request = 0;       ///< step 07's warp and block layouts (--prefetch on or off): 1 keeps the next row's
                                   ///< loads in flight while a row is worked on, -1 loads each row only when it is
                                   ///< needed, 0 leaves it to the step (a request; the plan answers with prefetch)
@@ -117,26 +120,27 @@ struct LaunchPlan {
                                   ///< columns); the plan's threads say what it chose
 };
 
-/// Throws course::UsageError (one line) when --block-threads, --prefetch or --warp-e32 was asked for rows that
-/// steps 07 and 08 give to a layout they do not apply to (the warp and block layouts go by N alone).
-/// `long_row_layouts`: the step has the group and wide layouts (step 08), else longer rows go to two
-/// passes (step 07).
-void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns, bool long_row_layouts);
+/// Throws course::UsageError (one line) when step 07's --block-threads, --prefetch or --warp-e32 was asked for
+/// rows that the step gives to a layout they do not apply to (the warp and block layouts go by N alone,
+/// longer rows go to two passes).
+void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns);
 
 /// Options a step takes besides the lesson's own (Step::options).
 enum StepOption : unsigned {
   kIdeasApartOptions = 1u,    ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
   kSharedVectorOption = 2u,   ///< --no-shared-vector: step 04 without its shared-memory tiles
-  kLayoutOption = 4u,         ///< --layout: steps 07 and 08 with one of their layouts, whatever N is
-  kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: step 08's group and wide layouts without the bulk copy engine
-  kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: step 08's group layout posting 1 or 3 rows ahead
+  kLayoutOption = 4u,         ///< --layout: steps 07 to 10 with one of their layouts, whatever N is
+  kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: steps 09 and 10's group and wide layouts without the bulk copy
+                              ///< engine
+  kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: steps 09 and 10's group layout posting 1 or 3 rows ahead
   kPrefetchOption = 32u,      ///< --prefetch on|off: step 07's warp and block layouts with or without the next row
                               ///< in flight
   kBlockThreadsOption = 64u,  ///< --block-threads 512|1024: step 07's block layout with blocks of that size
   kWarpE32Option = 128u,      ///< --warp-e32 lines|first-element|registers: step 07's warp layout on rows of 513
                               ///< to 1024 columns read and held each way
-  kLongRowLayoutsOption = 256u,  ///< --layout also takes group, cluster and wide (step 08)
+  kGroupLayoutsOption = 256u,    ///< --layout also takes group and cluster (steps 08 to 10)
   kWholeRowsOption = 512u,       ///< --whole-rows: step 05's A v without cutting few rows into pieces
+  kWideLayoutOption = 1024u,     ///< --layout also takes wide (step 10)
 };
 
 /// One rung of the ladder.

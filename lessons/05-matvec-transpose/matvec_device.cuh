@@ -17,9 +17,9 @@ namespace matvec {
 // The smaller of two sizes, on the host or the device (std::min is host-only).
 __host__ __device__ inline std::size_t smaller(std::size_t a, std::size_t b) { return a < b ? a : b; }
 
-// A block's part of a sum, posted in global memory for other blocks to read (step 07's group and
-// wide layouts): one 64-bit word, a number in the high half (0: not posted yet; the scratch is zeroed
-// before each launch) and the float in the low half. An aligned 64-bit store is seen whole or not at
+// A block's part of a sum, posted in global memory for other blocks to read (steps 08 to 10's group
+// and wide layouts): one 64-bit word, a number in the high half (0: not posted yet; the scratch is
+// zeroed before each launch) and the float in the low half. An aligned 64-bit store is seen whole or not at
 // all, so a reader that finds the number it waits for has the value: no read-modify-write, no fence.
 // Relaxed atomic loads and stores at device scope keep the compiler from keeping the word in a
 // register and the loads from reading a stale copy in the SM's L1.

@@ -28,13 +28,15 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
   REQUIRE(v.pass);
 }
 
-// Whether this step takes `layout`: steps without --layout ignore it, step 07 holds rows in a warp or
-// a block only (and refuses the group, cluster and wide layouts, which are step 08's).
+// Whether this step takes `layout`: steps without --layout ignore it; step 07 holds rows in a warp or
+// a block only, steps 08 and 09 also in a group of blocks or a cluster, step 10 also in the wide layout
+// (each refuses the others).
 bool takes_layout(matvec::RowLayout layout) {
-  const bool long_rows = layout == matvec::RowLayout::kGroup || layout == matvec::RowLayout::kCluster ||
-                         layout == matvec::RowLayout::kWide;
-  return !long_rows || !(kThisStep.options & matvec::kLayoutOption) ||
-         (kThisStep.options & matvec::kLongRowLayoutsOption);
+  if (!(kThisStep.options & matvec::kLayoutOption)) return true;
+  if (layout == matvec::RowLayout::kGroup || layout == matvec::RowLayout::kCluster)
+    return kThisStep.options & matvec::kGroupLayoutsOption;
+  if (layout == matvec::RowLayout::kWide) return kThisStep.options & matvec::kWideLayoutOption;
+  return true;
 }
 
 }  // namespace
@@ -56,13 +58,13 @@ TEST_CASE("matches the reference at the default size") {
 
 TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(100000, 40, 8));
-  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds: step 08's group
+  require_step_matches(matvec::make_problem(40, 20000, 9));  // wider than a block of step 07 holds: a group
   require_step_matches(matvec::make_problem(3, 70001, 11));
   require_step_matches(matvec::make_problem(97, 150001, 12));
-  require_step_matches(matvec::make_problem(1025, 16400, 14));  // step 08: groups of 3 blocks, the third of 16 columns
+  require_step_matches(matvec::make_problem(1025, 16400, 14));  // groups of 3 blocks, the third of 16 columns
 }
 
-TEST_CASE("matches the reference on rows that step 08's wide layout splits 1 to 16 columns per thread") {
+TEST_CASE("matches the reference on rows that step 10's wide layout splits 1 to 16 columns per thread") {
   // On a GPU of about 132 SMs the wide layout (asked for by name up to 65536 columns, where a group of
   // blocks would hold the row) gives each thread 2 columns of a row of 70001 (and takes groups of 8 rows, the
   // last one short), 8 of 300007 and 16 of 600011: copies of 4 bytes, as these rows do not start on
@@ -81,11 +83,11 @@ TEST_CASE("matches the reference on rows that step 08's wide layout splits 1 to 
   require_step_matches(matvec::make_problem(37, 300008, 22));
 }
 
-TEST_CASE("matches the reference on every row length steps 07 and 08 treat differently") {
-  // Steps 07 and 08 give a row to a warp up to 1024 columns, to a block of 512 threads up to 8192
+TEST_CASE("matches the reference on every row length steps 07 to 10 treat differently") {
+  // Steps 07 to 10 give a row to a warp up to 1024 columns, to a block of 512 threads up to 8192
   // (E = 4, 8, 16 elements per thread), of 1024 up to 16384; beyond, step 07 runs two passes, and
-  // step 08 gives a row to a group of 2 to 8 blocks up to 65536 (8192 columns per block), and beyond
-  // that a slice of every row to each block.
+  // steps 08 to 10 give a row to a group of 2 to 8 blocks up to 65536 (8192 columns per block); beyond
+  // that steps 08 and 09 run two passes and step 10 gives each block a slice of every row.
   for (std::size_t n : {32, 33, 1024, 1025, 3000, 8192, 8193, 16384, 16385, 32769, 65536, 65537})
     require_step_matches(matvec::make_problem(300, n, n));
   for (std::size_t n : {131072, 131073}) require_step_matches(matvec::make_problem(37, n, n));
@@ -93,9 +95,9 @@ TEST_CASE("matches the reference on every row length steps 07 and 08 treat diffe
 
 TEST_CASE("matches the reference on a few long rows") {
   // Steps 05 and 06 cut rows into pieces where there are too few to give every warp one (5 rows of
-  // 100,000 columns: 97 pieces a row in step 05, 24 per group of 4 rows in step 06); step 07 runs
-  // step 06's two passes on such rows, and step 08 falls back to them where the grid's threads would
-  // hold more than 16 columns each, as with 4 blocks of 512 threads here.
+  // 100,000 columns: 97 pieces a row in step 05, 24 per group of 4 rows in step 06); steps 07 to 09
+  // run step 06's two passes on such rows, and step 10 falls back to them where the grid's threads
+  // would hold more than 16 columns each, as with 4 blocks of 512 threads here.
   matvec::LaunchPlan few_blocks;
   few_blocks.blocks = 4;
   for (std::size_t n : {100001, 100000}) {
@@ -105,7 +107,7 @@ TEST_CASE("matches the reference on a few long rows") {
   require_step_matches(matvec::make_problem(1, 2000000, 21));
 }
 
-TEST_CASE("every layout of steps 07 and 08 matches the reference on every row length it holds") {
+TEST_CASE("every layout of steps 07 to 10 matches the reference on every row length it holds") {
   // --layout: a warp holds up to 1024 columns, a block 16384, a group or a cluster of blocks 65536,
   // the wide layout any. 517 rows leave short last groups; 40001 columns make a group of 5 blocks,
   // 65536 one of 8.
@@ -123,11 +125,11 @@ TEST_CASE("every layout of steps 07 and 08 matches the reference on every row le
     }
 }
 
-TEST_CASE("step 08's group and wide layouts match the reference with every thread copying its own values") {
+TEST_CASE("steps 09 and 10's group and wide layouts match the reference with every thread copying its own values") {
   // --no-bulk-copy: rows of a multiple of 4 columns, which the bulk copy engine would copy (40000 and
   // 65536 in a group of blocks; 300008 and 600012 in the wide layout, 8 and 16 columns per thread),
   // and one that it would not (40001).
-  // Step 07's plan must pass the request on to every layout that could use the engine.
+  // The plan must pass the request on to every layout that could use the engine.
   const bool takes_it = kThisStep.options & matvec::kNoBulkCopyOption;
   for (auto layout : {matvec::RowLayout::kGroup, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
     for (std::size_t n : {40000, 40001, 65536, 300008, 600012}) {
@@ -150,7 +152,7 @@ TEST_CASE("step 08's group and wide layouts match the reference with every threa
     }
 }
 
-TEST_CASE("step 08's group layout matches the reference posting one row ahead") {
+TEST_CASE("steps 09 and 10's group layout matches the reference posting one row ahead") {
   // --rows-ahead 1: groups of 5 and 8 blocks (40001 and 65536 columns), copied by the bulk copy engine
   // or by every thread, launched cooperatively and as clusters; more rows than groups, so that every
   // block goes round its stages several times. The plan must carry the request to the launch.
@@ -216,9 +218,9 @@ TEST_CASE("step 07's warp layout matches the reference on rows of 17 to 32 value
 }
 
 TEST_CASE("any launch configuration gives the same answer on a wide matrix") {
-  // Step 08 rounds the grid up to whole groups (of 5 blocks at 40000 columns), launched cooperatively
-  // or as clusters; the wide layout takes any grid that gives each thread at most 16 columns and fits
-  // on the GPU at once.
+  // Steps 08 to 10 round the grid up to whole groups (of 5 blocks at 40000 columns), launched
+  // cooperatively or as clusters (a group of one block takes every row); step 10's wide layout takes
+  // any grid that gives each thread at most 16 columns and fits on the GPU at once.
   const matvec::Problem p = matvec::make_problem(45, 40000, 13);
   for (auto layout : {matvec::RowLayout::kAuto, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})
     for (int blocks : {0, 1, 7, 33}) {

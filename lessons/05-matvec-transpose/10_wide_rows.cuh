@@ -1,4 +1,4 @@
-// Lesson 05, step 08, rows too long for a group of blocks (N > 65536 columns): every block holds a
+// Lesson 05, step 10, rows too long for a group of blocks (N > 65536 columns): every block holds a
 // slice of every row.
 //
 // The blocks share each row evenly: block b holds a slice of S columns, b S to b S + S - 1 (S is the
@@ -9,10 +9,11 @@
 // the grid goes at the pace of the block that holds most: hence even slices. The slices wait in
 // shared memory, copied several groups of rows ahead, so that reading goes on during the waits, and a
 // block posts its parts three groups before it needs the sums. Where rows start on 16-byte boundaries,
-// the GPU has a bulk copy engine (08_bulk_copy.cuh) and a thread holds 8 or 16 values of a row, one
+// the GPU has a bulk copy engine (09_bulk_copy.cuh) and a thread holds 8 or 16 values of a row, one
 // thread asks the engine for each row's slice, one run of bytes; otherwise every thread copies with
-// cp.async (16 bytes a copy where rows start on 16-byte boundaries). A wait for every other block ends only if every block runs at once: a
-// cooperative launch. Each column has one owner, which writes C directly.
+// cp.async (16 bytes a copy where rows start on 16-byte boundaries). A wait for every other block ends
+// only if every block runs at once: a cooperative launch. Each column has one owner, which writes C
+// directly.
 //
 // The cost: every group pays the same fixed work, a wait for all the blocks' parts, three barriers
 // and the rows' shuffles, however many columns each thread holds; it weighs most at one column per
@@ -22,7 +23,7 @@
 #include <cuda_pipeline.h>
 
 #include "05_coalesced_warps.cuh"
-#include "08_bulk_copy.cuh"
+#include "09_bulk_copy.cuh"
 #include "matvec_device.cuh"
 
 namespace wide_rows {

@@ -1,4 +1,4 @@
-// Lesson 05, step 08: Hopper's bulk copy engine, for rows that wait in shared memory.
+// Lesson 05, step 09: Hopper's bulk copy engine, for rows that wait in shared memory.
 //
 // With cp.async every thread copies its own 16 bytes of a row and waits for its own copies: 512
 // threads, 2048 copy instructions for 32 KB. Since Hopper (compute capability 9.0) one thread can ask

@@ -1,69 +1,50 @@
-// Lesson 05, step 08, rows of 16384 < N <= 65536 columns: a group of blocks holds a row.
+// Lesson 05, step 09: step 08's groups of blocks with the parts' trip through the L2 cache hidden.
 //
-// A row is too long for one block, but not for a few. So a group of S = N / 8192 blocks (rounded up)
-// holds one row, 16 values per thread of 512, and its blocks wait for each other: the whole grid
-// never waits, only the S blocks that share a row. For each row:
+// In step 08 a block posts its part of B_i and at once waits for the other blocks' parts of the same
+// row: every row pays the trip through the L2 cache, and the blocks of a group run at slightly
+// different speeds, so each row also waits for the slowest. Here a block posts its part of row n + 3
+// before it waits for row n's, so the waits overlap three rows of work instead of following one.
+// That needs rows on the chip well ahead of the one being applied: they wait in shared memory, in
+// kStages stages, copied two rows ahead of those posted. For each row n:
 //
-//   1. every thread multiplies its 16 values by v's, the warps' sums meet in shared memory, and one
-//      warp posts the block's part of B_i to global memory (a word per block and row);
-//   2. one warp of each block waits until all S parts of the row are posted and adds them up in block
-//      order (every block of the group gets the same B_i, bit for bit); it asks for them one row
-//      early, so the trip through the L2 cache overlaps the work;
-//   3. every thread applies B_i to its 16 values.
+//   1. every thread multiplies its 16 values of row n + 3 by v's, and warp 0 posts the block's part;
+//   2. warp 1 adds up the S parts of row n, which it asked for one row earlier, so that their loads
+//      were in flight during a row's work;
+//   3. every thread applies B_n to its 16 values of row n.
 //
-// A block that waits for another must know that the other runs too; two launches promise it, for the
-// same kernel. A cooperative launch (Launch::kCooperative) puts every block of the grid on the GPU at
-// once, so the grid can be no larger than what fits: on the H100, one block per SM, 16 groups of 8.
-// A cluster launch (Launch::kCluster, compute capability 9.0 and newer) starts the S blocks of each
-// cluster together, on the SMs of one GPC (a group of SMs on the chip), and the grid may be any size;
-// but a GPC must have S free SMs, and at S = 8 the H100's GPCs hold 15 clusters at once, 120 SMs.
+// Where rows start on 16-byte boundaries (N a multiple of 4) and the GPU has a bulk copy engine
+// (compute capability 9.0, 09_bulk_copy.cuh), one thread asks it for the block's 32 KB of a row, and
+// each stage's mbarrier says when they have landed; otherwise every thread copies its own 16 values
+// with cp.async (16 bytes a copy where rows start on 16-byte boundaries, else 4) and waits for its
+// own copies. A bulk copy into a stage starts after the block's barrier of the row, when every thread
+// is done with the row the stage held; a thread's own copies start before it, as soon as that thread
+// is done. The groups, their launch (cooperative, or clusters) and the partial C's are step 08's.
 //
-// The parts need a trip through the L2 cache and the blocks of a group run at slightly different
-// speeds, so a block posts its part of row n + 3 before it waits for row n: the waits overlap the
-// work instead of following it. The rows wait in shared memory meanwhile, in kStages stages, copied
-// two rows ahead of those posted. Where rows start on 16-byte boundaries (N a multiple of 4) and the
-// GPU has a bulk copy engine (compute capability 9.0, 08_bulk_copy.cuh), one thread asks it for the
-// block's 32 KB of a row, and each stage's mbarrier says when they have landed; otherwise every
-// thread copies its own 16 values with cp.async (16 bytes a copy where rows start on 16-byte
-// boundaries, else 4) and waits for its own copies. A bulk copy into a stage starts after the block's
-// barrier of the row, when every thread is done with the row the stage held; a thread's own copies
-// start before it, as soon as that thread is done. Groups take rows i, i + groups, ...; each writes
-// one partial C and sum_partials adds them.
-//
-// The cost: a barrier and a post per row, the rows read from shared memory twice, two ways to copy
-// them, a kernel per group size, and a grid that must fit on the GPU (or a GPU with clusters).
+// The cost: 192 KB of shared memory per block for the stages, the rows read from shared memory
+// twice, two ways to copy them, and kernels for each way and for 1 or 3 rows ahead.
 #pragma once
 
 #include <cuda_pipeline.h>
 
-#include "05_coalesced_warps.cuh"
-#include "08_bulk_copy.cuh"
-#include "matvec_device.cuh"
+#include "08_group_of_blocks.cuh"
+#include "09_bulk_copy.cuh"
 
-namespace group_rows {
+namespace ahead_rows {
 
-constexpr int kThreads = 512;
-constexpr int kWarps = kThreads / 32;
-constexpr int kChunks = 4;  // of 4 values (16 bytes): 16 values of the row per thread
-constexpr int kMaxBlocks = 8;  // the largest cluster every GPU with clusters accepts
-constexpr std::size_t kColumnsPerBlock = static_cast<std::size_t>(kThreads) * kChunks * 4;
-constexpr std::size_t kMaxColumns = matvec::kGroupRowColumns;
-static_assert(kColumnsPerBlock == matvec::kGroupBlockColumns && kMaxColumns == kMaxBlocks * kColumnsPerBlock);
+using group_rows::chunk_column;
+using group_rows::kChunks;
+using group_rows::kColumnsPerBlock;
+using group_rows::kThreads;
+using group_rows::kWarps;
+using matvec::LaunchPlan;
+using matvec::PartWord;
+
 // A block posts row n + kAhead's part before it waits for row n's: 3 rows ahead (--rows-ahead 1
 // posts only the next row's, to measure what the other two are worth). A stage holds a block's run of
 // a row; kAhead + 3 of them: one applied, kAhead posted, two in flight.
 constexpr int kDefaultAhead = 3;
 constexpr std::size_t kStageFloats = kColumnsPerBlock;
 constexpr std::size_t shared_bytes(int ahead) { return (ahead + 3) * kStageFloats * sizeof(float); }  // 6 x 32 KB
-
-// First column of this thread's chunk k in block `rank` of a group: block r holds columns 8192 r to
-// 8192 r + 8191, chunk k of its threads the 2048 columns from 8192 r + 2048 k on. Each warp reads 512
-// contiguous bytes and each block one 32 KB run of the row, which is what lets one bulk copy fetch a
-// block's share of a row (blocks taking turns by 2048 columns would need four copies per row; no
-// table of the README times that arrangement).
-__device__ inline std::size_t chunk_column(int k, unsigned rank) {
-  return 4 * ((static_cast<std::size_t>(rank) * kChunks + k) * kThreads + threadIdx.x);
-}
 
 // Slot of this thread's chunk k in a stage: chunk k of threads 0, 1, ... side by side.
 __device__ inline float4* chunk_slot(float* stage, int k) {
@@ -100,10 +81,6 @@ __device__ inline float dot_row(float* stage, const float4 (&v_chunks)[kChunks])
   }
   return dot;
 }
-
-// A block posts its part of B_i as a matvec::PartWord numbered 1: each word is written once per launch.
-using matvec::PartWord;
-using matvec::load_part;
 
 // What one block of a group does with its rows, one function per task; the kernel's body below puts
 // them in order. kBulk: the bulk copy engine copies the rows; kAhead: rows posted ahead. Row n is the
@@ -169,20 +146,12 @@ struct GroupBlock {
   // Step 2 (warp 1): lane q < S asks for block q's part of row n; the answer is looked at one row
   // later, so that the trip through the L2 cache overlaps a row's work instead of adding to it.
   __device__ void ask(std::size_t n) {
-    if (lane < S) word = load_part(parts + row_index(n) * S + lane);
+    if (lane < S) word = matvec::load_part(parts + row_index(n) * S + lane);
   }
 
   // Step 2 (warp 1): B of row n, once every block's part has come (rare misses ask again).
   __device__ void gather(std::size_t n) {
-    const PartWord* row_parts = parts + row_index(n) * S;
-    if (lane >= S) word = 1ull << 32;  // no block: nothing to wait for, nothing added
-    for (unsigned pause = 32; !__all_sync(0xffffffffu, word >> 32 != 0); pause = min(2 * pause, 512u)) {
-      __nanosleep(pause);  // polls sparingly: the copies of A need the same L2
-      if (word >> 32 == 0) word = load_part(row_parts + lane);
-    }
-    float b = 0.0f;
-#pragma unroll
-    for (int q = 0; q < S; ++q) b += __shfl_sync(0xffffffffu, __uint_as_float(static_cast<unsigned>(word)), q);
+    const float b = group_rows::gather_parts<S>(parts + row_index(n) * S, word);
     if (lane == 0) b_shared[n % 2] = b;
   }
 };
@@ -263,13 +232,7 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
     }
   }
   if constexpr (!kBulk) __pipeline_wait_prior(0);  // no copy outlives the block (every bulk copy was waited for)
-#pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    const std::size_t j = chunk_column(k, rank);
-    const float* x = reinterpret_cast<const float*>(&c_chunks[k]);
-    for (int e = 0; e < 4; ++e)
-      if (j + e < columns) partial[group * columns + j + e] = x[e];  // each column of the group's C, once
-  }
+  group_rows::store_chunks(partial + group * columns, columns, rank, c_chunks);
 }
 
 // Groups of S neighbouring blocks of the grid (block b is block b % S of group b / S; a cluster
@@ -280,7 +243,7 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
 // boundaries).
 template <int S, bool kBulk, int kAhead>
 __global__ void __launch_bounds__(kThreads, 1)
-    fused_group_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
+    fused_group_rows_ahead(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
                      PartWord* parts) {
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
   if (kBulk && bulk_copy::available() && by_16)
@@ -289,30 +252,30 @@ __global__ void __launch_bounds__(kThreads, 1)
     group_rows_body<S, false, kAhead>(a, v, partial, rows, columns, parts);
 }
 
-// Blocks per group for rows of `columns` elements: 1 to kMaxBlocks.
-inline int group_blocks(std::size_t columns) {
-  return static_cast<int>((columns + kColumnsPerBlock - 1) / kColumnsPerBlock);
-}
-
 // The kernel for groups of `size` blocks.
 template <bool kBulk, int kAhead>
 const void* kernel_of_size(int size) {
   switch (size) {
-    case 1: return reinterpret_cast<const void*>(fused_group_rows<1, kBulk, kAhead>);
-    case 2: return reinterpret_cast<const void*>(fused_group_rows<2, kBulk, kAhead>);
-    case 3: return reinterpret_cast<const void*>(fused_group_rows<3, kBulk, kAhead>);
-    case 4: return reinterpret_cast<const void*>(fused_group_rows<4, kBulk, kAhead>);
-    case 5: return reinterpret_cast<const void*>(fused_group_rows<5, kBulk, kAhead>);
-    case 6: return reinterpret_cast<const void*>(fused_group_rows<6, kBulk, kAhead>);
-    case 7: return reinterpret_cast<const void*>(fused_group_rows<7, kBulk, kAhead>);
-    default: return reinterpret_cast<const void*>(fused_group_rows<8, kBulk, kAhead>);
+    case 1: return reinterpret_cast<const void*>(fused_group_rows_ahead<1, kBulk, kAhead>);
+    case 2: return reinterpret_cast<const void*>(fused_group_rows_ahead<2, kBulk, kAhead>);
+    case 3: return reinterpret_cast<const void*>(fused_group_rows_ahead<3, kBulk, kAhead>);
+    case 4: return reinterpret_cast<const void*>(fused_group_rows_ahead<4, kBulk, kAhead>);
+    case 5: return reinterpret_cast<const void*>(fused_group_rows_ahead<5, kBulk, kAhead>);
+    case 6: return reinterpret_cast<const void*>(fused_group_rows_ahead<6, kBulk, kAhead>);
+    case 7: return reinterpret_cast<const void*>(fused_group_rows_ahead<7, kBulk, kAhead>);
+    default: return reinterpret_cast<const void*>(fused_group_rows_ahead<8, kBulk, kAhead>);
   }
 }
 
-// `ahead` is 1 or kDefaultAhead (the two the course builds).
-inline const void* kernel_for(int size, bool bulk_copies, int ahead = kDefaultAhead) {
-  if (ahead == 1) return bulk_copies ? kernel_of_size<true, 1>(size) : kernel_of_size<false, 1>(size);
-  return bulk_copies ? kernel_of_size<true, kDefaultAhead>(size) : kernel_of_size<false, kDefaultAhead>(size);
+// The kernel for rows of `columns` elements, copied by the bulk copy engine or by thread, posting
+// `ahead` rows ahead: 1 or kDefaultAhead (the two the course builds).
+inline group_rows::Kernel kernel_for(std::size_t columns, bool bulk_copies, int ahead) {
+  const int size = group_rows::group_blocks(columns);
+  const void* function =
+      ahead == 1 ? (bulk_copies ? kernel_of_size<true, 1>(size) : kernel_of_size<false, 1>(size))
+                 : (bulk_copies ? kernel_of_size<true, kDefaultAhead>(size)
+                                : kernel_of_size<false, kDefaultAhead>(size));
+  return {function, shared_bytes(ahead)};
 }
 
 // Whether to copy rows of `columns` elements with the bulk copy engine on this device.
@@ -320,70 +283,29 @@ inline bool use_bulk_copies(std::size_t columns, const course::DeviceFacts& devi
   return device.compute_major >= 9 && columns % 4 == 0;
 }
 
-// What makes the blocks of a group run at the same time (see the top of this file).
-enum class Launch { kCooperative, kCluster };
+// The kernel a plan runs.
+inline group_rows::Kernel kernel_of(std::size_t columns, const LaunchPlan& p) {
+  return kernel_for(columns, p.bulk_copies, p.rows_ahead);
+}
 
-// A launch of `blocks` blocks for rows of `columns` elements, the one attribute pointing into `attribute`.
-inline cudaLaunchConfig_t launch_config(std::size_t columns, int blocks, Launch how, int ahead,
-                                        cudaLaunchAttribute& attribute, cudaStream_t stream) {
-  attribute = {};
-  if (how == Launch::kCooperative) {
-    attribute.id = cudaLaunchAttributeCooperative;
-    attribute.val.cooperative = 1;
-  } else {
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(group_blocks(columns));
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
+// Steps 09 and 10's plan for the rows of step 08's: step 08's plan with this step's kernel, the bulk
+// copy engine where it can copy the rows (unless --no-bulk-copy) and --rows-ahead.
+inline LaunchPlan plan_by_length(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                                 const LaunchPlan& requested) {
+  LaunchPlan kernel_choice;
+  kernel_choice.bulk_copies = use_bulk_copies(columns, device) && !requested.no_bulk_copy;
+  kernel_choice.rows_ahead = requested.rows_ahead;
+  LaunchPlan p = group_rows::plan_by_length(rows, columns, kernel_of(columns, kernel_choice), device, requested);
+  if (p.layout == matvec::RowLayout::kGroup || p.layout == matvec::RowLayout::kCluster) {
+    p.bulk_copies = kernel_choice.bulk_copies;
+    p.rows_ahead = kernel_choice.rows_ahead;
   }
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks);
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = shared_bytes(ahead);
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return config;
+  return p;
 }
 
-// How many groups for rows of `columns` elements the device runs at once, launched `how`, with the
-// kernel that copies rows by the bulk copy engine or by thread and posts `ahead` rows ahead (0: none
-// fit). Sets that kernel's shared-memory limit. The caller checks that the device has cooperative
-// launches or clusters.
-inline int resident_groups(std::size_t columns, Launch how, bool bulk_copies, const course::DeviceFacts& device,
-                           int ahead = kDefaultAhead) {
-  const int size = group_blocks(columns);
-  const void* kernel = kernel_for(size, bulk_copies, ahead);
-  course::require_shared_memory(kernel, shared_bytes(ahead), device, "step 08 (a group of blocks per row)");
-  if (how == Launch::kCooperative) return course::resident_blocks(kernel, kThreads, shared_bytes(ahead), device) / size;
-  cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = launch_config(columns, size, how, ahead, attribute, nullptr);
-  int clusters = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  return clusters;
+inline void run_by_plan(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
+                        const LaunchPlan& p, void* scratch, cudaStream_t stream) {
+  group_rows::run_by_plan(a, v, c, rows, columns, p, kernel_of(columns, p), scratch, stream);
 }
 
-// The scratch: the parts of B (a word per row and block) and one partial C per group.
-inline std::size_t parts_bytes(std::size_t rows, std::size_t columns) {
-  return rows * static_cast<std::size_t>(group_blocks(columns)) * sizeof(PartWord);
-}
-
-inline std::size_t scratch_bytes(std::size_t rows, std::size_t columns, int blocks) {
-  return parts_bytes(rows, columns) + static_cast<std::size_t>(blocks / group_blocks(columns)) * columns * sizeof(float);
-}
-
-// C = A^T (A v) by groups of blocks; `blocks` is a multiple of group_blocks(columns) (and, launched
-// cooperatively, fits on the device at once) and `scratch` holds scratch_bytes(rows, columns, blocks).
-inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   Launch how, bool bulk_copies, int ahead, void* scratch, cudaStream_t stream) {
-  PartWord* parts = static_cast<PartWord*>(scratch);
-  float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
-  CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
-  void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts};
-  cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = launch_config(columns, blocks, how, ahead, attribute, stream);
-  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel_for(group_blocks(columns), bulk_copies, ahead), arguments));
-  matvec::launch_sum_partials(partial, blocks / group_blocks(columns), columns, c, stream);
-}
-
-}  // namespace group_rows
+}  // namespace ahead_rows

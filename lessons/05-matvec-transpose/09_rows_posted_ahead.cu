@@ -1,0 +1,40 @@
+// Lesson 05, step 09: step 08's groups of blocks, posting their parts of B_i rows ahead.
+//
+// What changed: in step 08 every row waits for its parts' trip through the L2 cache. Here a block
+// posts its part of row n + 3 before it waits for the parts of row n, and asks for those one row
+// early, so the trip overlaps the work of the rows in between (09_rows_posted_ahead.cuh). The rows
+// wait in shared memory meanwhile; on Hopper, where they start on 16-byte boundaries, they get there
+// through the bulk copy engine, one instruction per row and block (09_bulk_copy.cuh). The layouts are
+// step 08's: step 07's for rows a block holds, a group of blocks up to 65536 columns (--layout group
+// or cluster), step 06's two passes beyond. --rows-ahead 1 posts only the next row's parts and
+// --no-bulk-copy makes every thread copy its own values, to measure each idea (the runner's table
+// "step 09's ideas one at a time").
+//
+// Why it is faster: a row no longer waits for the parts' trip (the README's shapes table, step 09
+// against step 08 at 4096 x 65536); shorter rows, the ladder's 16384 x 16384 among them, run step
+// 07's kernels, in the same time.
+//
+// What it costs: six rows of 32 KB in every block's shared memory, a barrier per row still, and a
+// kernel for each way of copying and each number of rows ahead.
+//
+// Launch: as step 08's; --no-bulk-copy turns the bulk copy engine off, --rows-ahead 1 posts one row
+// ahead.
+#include "matvec.h"
+#include "09_rows_posted_ahead.cuh"
+
+namespace {
+
+using matvec::LaunchPlan;
+
+LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
+  matvec::require_step_has_layout(requested.layout, matvec::kThisStep);
+  matvec::require_layout_holds(requested.layout, columns);  // an --input file's rows may be too long
+  return ahead_rows::plan_by_length(rows, columns, device, requested);
+}
+
+}  // namespace
+
+const matvec::Step matvec::kThisStep = {"09", "fused, parts posted rows ahead", "gpu", nullptr, plan,
+                                        ahead_rows::run_by_plan, 1, false,
+                                        matvec::kLayoutOption | matvec::kGroupLayoutsOption |
+                                            matvec::kNoBulkCopyOption | matvec::kRowsAheadOption};
