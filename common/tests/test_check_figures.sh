@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests course_check_figures on the course itself and on a copy where a figure was changed by hand:
-# the course's lesson pages and step files pass; a README figure changed by hand, a figure of a page
-# whose table was changed, and a measured time planted in a step file's comment each fail, naming the
-# file and the line; a figure marked as no measurement is let through.
+# the course's lesson pages and step files pass; a README time and a README ratio changed by hand, a
+# ratio whose paragraph does not show what it is made of, a figure of a page whose table was changed,
+# and a measured time planted in a step file's comment each fail, naming the file and the line; a
+# figure marked as no measurement is let through.
 # Usage: common/tests/test_check_figures.sh CHECKER ROOT WORK_DIR
 set -uo pipefail
 checker=$1 root=$2 work=$3
@@ -34,6 +35,23 @@ check "... naming the page's line" grep -q "^lessons/05-matvec-transpose/README.
 sed -i "${line}s/$changed/$changed<!-- a bound -->/" "$page"
 "$checker" --root "$work" >"$work/marked.out" 2>&1
 check "... and passes once marked as no measurement" test $? -eq 0
+
+# A ratio changed by hand: 1.64 times (0.4280 against 0.2612 ms) made 1.74 times fails, though some
+# pair of the lesson's many table values gives 1.74; so does the right ratio once its paragraph no
+# longer shows what it is made of.
+ratio_line=$(grep -n -F '1.64 times faster at 4096 x 65536 (0.4280 against 0.2612 ms' "$page" | cut -d: -f1)
+[ -n "$ratio_line" ] || { echo "FAILED: lesson 05's page no longer holds the ratio this test changes"; exit 1; }
+cp "$page" "$work/page.saved"
+sed -i "${ratio_line}s/1.64 times/1.74 times/" "$page"
+"$checker" --root "$work" >"$work/ratio.out" 2>&1
+check "a ratio changed by hand (1.64 to 1.74 times) fails" test $? -eq 1
+check "... naming the page's line" grep -q "^lessons/05-matvec-transpose/README.md:$ratio_line: '1.74 times'" "$work/ratio.out"
+cp "$work/page.saved" "$page"
+sed -i "${ratio_line}s/ (0.4280 against 0.2612 ms, groups/ (groups/" "$page"
+"$checker" --root "$work" >"$work/bare.out" 2>&1
+check "a ratio whose paragraph does not show its two numbers fails" test $? -eq 1
+check "... naming the page's line" grep -q "^lessons/05-matvec-transpose/README.md:$ratio_line: '1.64 times'" "$work/bare.out"
+cp "$work/page.saved" "$page"
 
 # A table changed under its page: the page's figures from it no longer hold.
 # (Step 11's median at n = 2048, in the ladder's CSV and in the run's printed table.)

@@ -5,11 +5,14 @@
 // 1. Every measured figure in the prose of a lesson's README (lessons/NN-*/README.md) must come from
 //    that lesson's committed tables: the runner's CSV files docs/results/lessonNN-*.csv (and h200/),
 //    its text runs there, and the lesson's own study tables (lessons/NN-*/*.csv). A figure is a time
-//    (0.274 ms, 109 us, 2.7 s), a rate (2661 GB/s, 41.2 TFLOP/s), a percentage (90.6%) or a ratio
-//    (1.37x, 14.6 times). It must be, at the precision it is printed with,
-//      - one of the tables' values (a time in another unit of time, a rate in another unit of rate), or
-//      - the ratio of two values of one table, in one column or in one row (1.35 times = 0.2744 / 0.2029),
-//        or that ratio as a percentage: 100 a/b, 100 (a/b - 1) or 100 (1 - a/b).
+//    (0.274 ms, 109 us, 2.7 s, and both of "0.2744 against 0.2029 ms"), a rate (2661 GB/s, 41.2
+//    TFLOP/s), a percentage (90.6%) or a ratio (1.37x, 14.6 times). At the precision it is printed with,
+//      - a time or a rate must be one of the tables' values (in its unit or another of the same quantity);
+//      - a ratio or a percentage must be one the tables print as such (a ladder's 1.16x or 77.8%: a cell
+//        written with x or %, or a column named speedup or percent), or the ratio of two numbers of its
+//        own paragraph (1.35 times, 0.2744 against 0.2029 ms); a percentage may also be a ratio of
+//        either kind as 100 a/b, 100 (a/b - 1) or 100 (1 - a/b). The paragraph must show what a ratio is made of: the tables hold
+//        so many values that some pair of them gives almost any ratio.
 //    Code blocks (the runner's tables, pasted) and `inline code` are not prose. A figure that is no
 //    measurement (a datasheet's number, the arithmetic of a bound) is marked by an HTML comment right
 //    after it, `3.35 TB/s<!-- datasheet -->`, which the pages do not show; the marks are few.
@@ -23,7 +26,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -59,63 +61,51 @@ std::vector<double> numbers_in(const std::string& text) {
   return found;
 }
 
-// --- one lesson's measurements ---------------------------------------------------------------------
-// The values of its tables, and the ratios of two values of one table in one column or one row (both
-// ways round), each sorted for a search by interval.
-struct Measurements {
-  std::vector<double> values, ratios;
+// A sorted list of numbers, searched by interval.
+bool any_in(const std::vector<double>& sorted, double low, double high) {
+  if (low > high) std::swap(low, high);
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), low);
+  return it != sorted.end() && *it <= high;
+}
 
-  void add_table(const std::vector<std::vector<std::vector<double>>>& cells) {  // rows of cells of numbers
-    std::map<std::size_t, std::vector<double>> columns;
-    for (const auto& row : cells) {
-      std::vector<double> in_row;
-      for (std::size_t c = 0; c < row.size(); ++c)
-        for (double v : row[c]) {
-          values.push_back(v);
-          in_row.push_back(v);
-          columns[c].push_back(v);
-        }
-      add_ratios(in_row);
-    }
-    for (auto& [c, column] : columns) add_ratios(column);
-  }
-  void add_ratios(const std::vector<double>& group) {
-    for (double a : group)
-      for (double b : group)
-        if (a != 0 && b != 0 && &a != &b) ratios.push_back(a / b);
-  }
+// --- one lesson's measurements ---------------------------------------------------------------------
+// The values of its tables, and those the tables print as ratios or percentages, each sorted.
+struct Measurements {
+  std::vector<double> values, ratios, percents;
+
   void sort() {
-    std::sort(values.begin(), values.end());
-    std::sort(ratios.begin(), ratios.end());
-  }
-  static bool any_in(const std::vector<double>& sorted, double low, double high) {
-    if (low > high) std::swap(low, high);
-    const auto it = std::lower_bound(sorted.begin(), sorted.end(), low);
-    return it != sorted.end() && *it <= high;
+    for (auto* list : {&values, &ratios, &percents}) std::sort(list->begin(), list->end());
   }
 };
 
-// A CSV file as rows of cells of numbers (header and comment lines have none that count).
-std::vector<std::vector<std::vector<double>>> csv_numbers(const fs::path& path) {
-  std::vector<std::vector<std::vector<double>>> rows;
+// A CSV file's numbers; a column whose header names a speed-up or a percentage (percent, pct, a hit
+// rate, occupancy, a pipe's busy time) holds ratios or percentages (the header's line has no number
+// that counts).
+void add_csv(const fs::path& path, Measurements& m) {
+  std::vector<std::string> header;
   for (const std::string& line : course::content_lines_of(read_text(path))) {
-    std::vector<std::vector<double>> row;
-    for (const std::string& cell : course::fields_of(line)) row.push_back(numbers_in(cell));
-    rows.push_back(row);
+    const std::vector<std::string> cells = course::fields_of(line);
+    if (header.empty()) header = cells;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      for (double v : numbers_in(cells[c])) {
+        m.values.push_back(v);
+        const std::string name = c < header.size() ? header[c] : "";
+        if (name.find("speedup") != std::string::npos) m.ratios.push_back(v);
+        for (const char* percent : {"percent", "pct", "hit", "occupancy", "pipe"})
+          if (name.find(percent) != std::string::npos) m.percents.push_back(v);
+      }
   }
-  return rows;
 }
 
-// A runner's printed run (a text file): each line a row of whitespace-separated cells.
-std::vector<std::vector<std::vector<double>>> text_numbers(const fs::path& path) {
-  std::vector<std::vector<std::vector<double>>> rows;
-  for (const std::string& line : course::lines_of(read_text(path))) {
-    std::vector<std::vector<double>> row;
-    std::istringstream words(line);
-    for (std::string word; words >> word;) row.push_back(numbers_in(word));
-    rows.push_back(row);
-  }
-  return rows;
+// A runner's printed run (a text file): a cell written as 1.16x is a ratio, as 77.8% a percentage.
+void add_text(const fs::path& path, Measurements& m) {
+  std::istringstream words(read_text(path));
+  for (std::string word; words >> word;)
+    for (double v : numbers_in(word)) {
+      m.values.push_back(v);
+      if (word.back() == 'x') m.ratios.push_back(v);
+      if (word.back() == '%') m.percents.push_back(v);
+    }
 }
 
 Measurements measurements_of(const fs::path& root, const std::string& lesson, const fs::path& lesson_folder,
@@ -134,7 +124,10 @@ Measurements measurements_of(const fs::path& root, const std::string& lesson, co
     if (entry.path().extension() == ".csv") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
-    m.add_table(file.extension() == ".csv" ? csv_numbers(file) : text_numbers(file));
+    if (file.extension() == ".csv")
+      add_csv(file, m);
+    else
+      add_text(file, m);
     sources.push_back(fs::relative(file, root).string());
   }
   m.sort();
@@ -152,11 +145,11 @@ struct Figure {
   double scale = 1;  // the unit's size against the tables' (ms, GB/s): 1000 for us, 0.001 for s
 };
 
-// The figures of one line of prose: a number, or two joined by "to" or a dash, then a unit. A figure
-// followed at once by an HTML comment is marked as no measurement and left out.
+// The figures of one line of prose: a number, or two joined by "to", "against" or a dash, then a unit.
+// A figure followed at once by an HTML comment is marked as no measurement and left out.
 std::vector<Figure> figures_in(const std::string& line) {
   static const std::regex figure(
-      R"((^|[^\w.,/^])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(?:to|-|–)\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?)?)"
+      R"((^|[^\w.,/^])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(?:to|against|-|–)\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?)?)"
       R"((\s?(?:ms|us|µs|ns|s|GB/s|TB/s|MB/s|GFLOP/s|TFLOP/s|Gop/s|Top/s|Gelem/s)(?![\w/])|%|x(?![\w])|\s+times\b))"
       R"((\s*<!--)?)");
   std::vector<Figure> found;
@@ -194,24 +187,53 @@ std::vector<Figure> figures_in(const std::string& line) {
   return found;
 }
 
-// Whether @p f comes from @p m at its printed precision.
-bool holds(const Figure& f, const Measurements& m) {
+// The numbers of a paragraph that a ratio may be made of: those written with a decimal point and the
+// whole numbers from 100 up (times, rates, counts), but not the ratios and percentages themselves,
+// shapes (4096 x 65536) or small whole numbers (step 08, groups of 8), whose ratios would match too
+// much.
+std::vector<double> operands_in(std::string text) {
+  static const std::regex derived(R"(\d+(?:\.\d+)?(?:x(?![\w])|%|\s+times\b))");
+  static const std::regex shape(R"(\d[\d,]*\s+x\s+\d[\d,]*)");
+  text = std::regex_replace(text, shape, " ");
+  text = std::regex_replace(text, derived, " ");
+  std::vector<double> operands;
+  for (double v : numbers_in(text))
+    if (v != std::floor(v) || v >= 100) operands.push_back(v);
+  return operands;
+}
+
+// The ratios of every two numbers of a paragraph, sorted.
+std::vector<double> ratios_of(const std::vector<double>& numbers) {
+  std::vector<double> ratios;
+  for (std::size_t a = 0; a < numbers.size(); ++a)
+    for (std::size_t b = 0; b < numbers.size(); ++b)
+      if (a != b && numbers[a] != 0 && numbers[b] != 0) ratios.push_back(numbers[a] / numbers[b]);
+  std::sort(ratios.begin(), ratios.end());
+  return ratios;
+}
+
+// Whether @p f comes from @p m, or (a ratio or percentage) from the ratios of its paragraph's numbers,
+// at its printed precision.
+bool holds(const Figure& f, const Measurements& m, const std::vector<double>& paragraph_ratios) {
   const double half = 0.5 * std::pow(10.0, -f.decimals) * (1 + 1e-9);
   const double low = f.value - half, high = f.value + half;
-  const auto value_in = [&](double lo, double hi) { return Measurements::any_in(m.values, lo, hi); };
-  const auto ratio_in = [&](double lo, double hi) { return Measurements::any_in(m.ratios, lo, hi); };
+  const auto ratio_in = [&](double lo, double hi) { return any_in(paragraph_ratios, lo, hi); };
   switch (f.kind) {
     case Kind::Time:
     case Kind::Rate:
       // In its own unit, or in the tables' other units of the same quantity.
       for (double scale : {f.scale, 1.0, 1000.0, 0.001, 1e6})
-        if (value_in(low / scale, high / scale)) return true;
+        if (any_in(m.values, low / scale, high / scale)) return true;
       return false;
     case Kind::Ratio:
-      return value_in(low, high) || ratio_in(low, high);
-    case Kind::Percent:
-      return value_in(low, high) || ratio_in(low / 100, high / 100) || ratio_in(1 + low / 100, 1 + high / 100) ||
-             ratio_in(1 - high / 100, 1 - low / 100);
+      return any_in(m.ratios, low, high) || ratio_in(low, high);
+    case Kind::Percent: {  // printed as such, or a ratio (printed, or of the paragraph) as a percentage
+      const auto as_percent = [&](const auto& in) {
+        return in(low / 100, high / 100) || in(1 + low / 100, 1 + high / 100) || in(1 - high / 100, 1 - low / 100);
+      };
+      return any_in(m.percents, low, high) || as_percent(ratio_in) ||
+             as_percent([&](double lo, double hi) { return any_in(m.ratios, lo, hi); });
+    }
   }
   return false;
 }
@@ -220,16 +242,22 @@ std::string lesson_number(const std::string& folder) {
   return folder.size() > 2 && std::isdigit(static_cast<unsigned char>(folder[0])) && folder[2] == '-' ? folder.substr(0, 2) : "";
 }
 
-// The prose lines of a page (outside ``` blocks), `inline code` blanked.
-std::vector<std::pair<int, std::string>> prose_of(const std::string& page) {
-  std::vector<std::pair<int, std::string>> prose;
+// A paragraph of prose: its lines, numbered as in the page.
+using Paragraph = std::vector<std::pair<int, std::string>>;
+
+// The paragraphs of a page's prose (outside ``` blocks, which end a paragraph as a blank line does),
+// `inline code` blanked.
+std::vector<Paragraph> prose_of(const std::string& page) {
+  std::vector<Paragraph> prose(1);
   bool in_code = false;
   int number = 0;
   for (std::string line : course::lines_of(page)) {
     ++number;
     const auto first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line.compare(first, 3, "```") == 0) {
-      in_code = !in_code;
+    const bool fence = first != std::string::npos && line.compare(first, 3, "```") == 0;
+    if (fence || first == std::string::npos) {
+      if (!prose.back().empty()) prose.emplace_back();
+      if (fence) in_code = !in_code;
       continue;
     }
     if (in_code) continue;
@@ -239,7 +267,7 @@ std::vector<std::pair<int, std::string>> prose_of(const std::string& page) {
       line.replace(open, close - open + 1, std::string(close - open + 1, ' '));
       open = close;
     }
-    prose.emplace_back(number, line);
+    prose.back().emplace_back(number, line);
   }
   return prose;
 }
@@ -257,16 +285,28 @@ int check_readmes(const fs::path& root) {
     std::vector<std::string> sources;
     const Measurements m = measurements_of(root, number, lesson, sources);
     const std::string where = fs::relative(page, root).string();
-    for (const auto& [line_number, line] : prose_of(read_text(page)))
-      for (const Figure& f : figures_in(line)) {
-        ++checked;
-        if (holds(f, m)) continue;
-        ++failures;
-        std::cout << where << ":" << line_number << ": '" << f.text << "' is none of lesson " << number
-                  << "'s measured values, nor a ratio or percentage of two values of one of its tables ("
-                  << sources.size() << " tables: docs/results/lesson" << number << "-*, " << fs::relative(lesson, root).string()
-                  << "/*.csv); if it is no measurement, mark it: " << f.text << "<!-- why -->\n";
-      }
+    for (const Paragraph& paragraph : prose_of(read_text(page))) {
+      std::string text;
+      for (const auto& line : paragraph) text += line.second + "\n";
+      std::vector<double> operands = operands_in(text);
+      for (const auto& line : paragraph)  // every time and rate, in the tables' unit (53.6 s as 53600 ms)
+        for (const Figure& f : figures_in(line.second))
+          if (f.kind == Kind::Time || f.kind == Kind::Rate) operands.push_back(f.value / f.scale);
+      const std::vector<double> paragraph_ratios = ratios_of(operands);
+      for (const auto& [line_number, line] : paragraph)
+        for (const Figure& f : figures_in(line)) {
+          ++checked;
+          if (holds(f, m, paragraph_ratios)) continue;
+          ++failures;
+          std::cout << where << ":" << line_number << ": '" << f.text << "' is none of lesson " << number
+                    << (f.kind == Kind::Time || f.kind == Kind::Rate
+                            ? "'s measured values"
+                            : "'s printed ratios or percentages, nor a ratio of two numbers of its paragraph")
+                    << " (" << sources.size() << " tables: docs/results/lesson" << number << "-*, "
+                    << fs::relative(lesson, root).string() << "/*.csv); if it is no measurement, mark it: " << f.text
+                    << "<!-- why -->\n";
+        }
+    }
   }
   std::cerr << kProgram << ": " << checked << " figures in the lessons' pages, " << failures << " not from a table\n";
   return failures;
