@@ -136,7 +136,7 @@ function(_course_sanitize lesson target kind)
   set(prefix "lesson${lesson}.${short}")
   set(arguments ${ARGN})
   if(kind STREQUAL "STEP")
-    set(arguments --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1)
+    set(arguments --reps 1 --warmup 0 --copy-bandwidth 1 --read-bandwidth 1 ${ARGN})
   endif()
   if(NOT kind STREQUAL "GRADER")
     get_property(small GLOBAL PROPERTY COURSE_SMALL_${lesson})
@@ -177,7 +177,8 @@ endfunction()
 
 # course_add_step(LESSON <nn> SOURCE <NN_name.cu|.cpp> MAIN <main source> [LIBRARIES ...]
 #                 [TEST_SOURCES ...] [TEST_LABELS ...] [TABLE <title>] [RUN_ARGS ...])
-# course_add_step(LESSON <nn> SOURCE <NN_name.cu> STANDALONE [LIBRARIES ...] [RUN_ARGS ...])
+# course_add_step(LESSON <nn> SOURCE <NN_name.cu> STANDALONE [LIBRARIES ...] [RUN_ARGS ...] [NO_LADDER]
+#                 [SANITIZE_ARGS ...])
 # Builds one step of a lesson:
 #   lesson<nn>_<NN_name>_kernels  an object library with the step's own code (what the tests link)
 #   lesson<nn>_<NN_name>          the step program (the kernels plus the lesson's shared main)
@@ -186,16 +187,21 @@ endfunction()
 # in its own file, with its own main (the lesson's page of host code): it is built from SOURCE alone.
 # When it has tests (TEST_SOURCES), the file is compiled once with its main renamed (Catch's main
 # stays the only one in the tests), so they run the page's own kernels through the lesson's test
-# interface, and the program is that object with a main that calls the page's.
+# interface, and the program is that object with a main that calls the page's. NO_LADDER leaves the
+# step out of the ladder (a step on several GPUs, whose table is its own report); SANITIZE_ARGS go to
+# its compute-sanitizer runs.
 function(course_add_step)
-  cmake_parse_arguments(S "STANDALONE" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS" ${ARGN})
+  cmake_parse_arguments(S "STANDALONE;NO_LADDER" "LESSON;SOURCE;MAIN" "LIBRARIES;TEST_SOURCES;TEST_LABELS;RUN_ARGS;SANITIZE_ARGS"
+                        ${ARGN})
   get_filename_component(stem ${S_SOURCE} NAME_WE)
   set(target lesson${S_LESSON}_${stem})
   if(S_STANDALONE AND NOT S_TEST_SOURCES)
     add_executable(${target} ${S_SOURCE})
     target_link_libraries(${target} PRIVATE ${S_LIBRARIES})
-    _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
-    _course_sanitize(${S_LESSON} ${target} STEP)
+    if(NOT S_NO_LADDER)
+      _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    endif()
+    _course_sanitize(${S_LESSON} ${target} STEP ${S_SANITIZE_ARGS})
     return()
   elseif(S_STANDALONE)
     # The page is compiled once, with its main renamed, for the program and its tests alike: the
@@ -213,8 +219,10 @@ function(course_add_step)
          "// Generated: the main of ${target}, which runs ${S_SOURCE}'s own.\nint ${target}_program_main(int argc, char** argv);\nint main(int argc, char** argv) { return ${target}_program_main(argc, argv); }\n")
     add_executable(${target} ${calling_main})
     target_link_libraries(${target} PRIVATE ${target}_kernels)
-    _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
-    _course_sanitize(${S_LESSON} ${target} STEP)
+    if(NOT S_NO_LADDER)
+      _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    endif()
+    _course_sanitize(${S_LESSON} ${target} STEP ${S_SANITIZE_ARGS})
   else()
     add_library(${target}_kernels OBJECT ${S_SOURCE})
     target_link_libraries(${target}_kernels PUBLIC ${S_LIBRARIES})
@@ -224,8 +232,10 @@ function(course_add_step)
     _course_lesson_objects(main_objects ${S_LESSON} ${S_MAIN} LIBRARIES ${S_LIBRARIES})
     add_executable(${target} $<TARGET_OBJECTS:${main_objects}>)
     target_link_libraries(${target} PRIVATE ${target}_kernels)
-    _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
-    _course_sanitize(${S_LESSON} ${target} STEP)
+    if(NOT S_NO_LADDER)
+      _course_manifest(${S_LESSON} "ladder" ${target} "${S_RUN_ARGS}")
+    endif()
+    _course_sanitize(${S_LESSON} ${target} STEP ${S_SANITIZE_ARGS})
   endif()
   if(COURSE_BUILD_TESTS AND S_TEST_SOURCES)
     if("gpu" IN_LIST S_TEST_LABELS)
@@ -314,13 +324,15 @@ endfunction()
 # the runner runs it after the ladder and shows its output as it is. With RESULTS the runner also
 # passes `--results <folder>`, where the program may write files of its own (a chart).
 function(course_add_report)
-  cmake_parse_arguments(R "RESULTS" "LESSON;TARGET" "ARGS" ${ARGN})
+  cmake_parse_arguments(R "RESULTS;NO_SANITIZE" "LESSON;TARGET" "ARGS" ${ARGN})
   if(R_RESULTS)
     _course_manifest(${R_LESSON} "report+results" ${R_TARGET} "${R_ARGS}")
   else()
     _course_manifest(${R_LESSON} "report" ${R_TARGET} "${R_ARGS}")
   endif()
-  _course_sanitize(${R_LESSON} ${R_TARGET} REPORT ${R_ARGS})
+  if(NOT R_NO_SANITIZE)
+    _course_sanitize(${R_LESSON} ${R_TARGET} REPORT ${R_ARGS})
+  endif()
 endfunction()
 
 # course_add_exercise(LESSON <nn> NAME <name> SOURCE <file> GRADER <test source> PROBLEM <class>

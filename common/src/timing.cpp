@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 
 #include "course/buffers.h"
@@ -72,6 +73,61 @@ TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingO
     samples.push_back(stop.elapsed_ms_since(start));
   }
   CUDA_CHECK(cudaStreamSynchronize(stream));
+  return TimingStats::from_samples(samples);
+}
+
+TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& options, const std::vector<int>& devices,
+                      const std::vector<cudaStream_t>& streams, const std::function<void()>& before_each) {
+  require_reps(options);
+  if (devices.empty() || devices.size() != streams.size())
+    throw std::invalid_argument("time_gpus: one stream per GPU, and at least one GPU");
+  const std::size_t gpus = devices.size();
+  std::vector<std::unique_ptr<L2Flusher>> flushers;
+  std::vector<std::unique_ptr<Event>> ends;  // each GPU's end of a run (GPU 0's is `stop`)
+  for (std::size_t g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(devices[g]));
+    flushers.push_back(std::make_unique<L2Flusher>(options.flush_l2));
+    ends.push_back(std::make_unique<Event>());
+  }
+  const auto synchronize_all = [&] {
+    for (std::size_t g = 0; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(devices[g]));
+      CUDA_CHECK(cudaStreamSynchronize(streams[g]));
+    }
+    CUDA_CHECK(cudaSetDevice(devices[0]));
+  };
+  for (int i = 0; i < options.warmup; ++i) {
+    if (before_each) before_each();
+    run();
+  }
+  synchronize_all();
+  Event start, stop;  // on GPU 0
+  std::vector<double> samples;
+  samples.reserve(options.reps);
+  for (int i = 0; i < options.reps; ++i) {
+    if (before_each) before_each();
+    for (std::size_t g = 0; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(devices[g]));
+      flushers[g]->flush(streams[g]);
+    }
+    CUDA_CHECK(cudaSetDevice(devices[0]));
+    start.record(streams[0]);
+    for (std::size_t g = 1; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(devices[g]));
+      CUDA_CHECK(cudaStreamWaitEvent(streams[g], start.get(), 0));
+    }
+    run();
+    for (std::size_t g = 1; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(devices[g]));
+      ends[g]->record(streams[g]);
+      CUDA_CHECK(cudaSetDevice(devices[0]));
+      CUDA_CHECK(cudaStreamWaitEvent(streams[0], ends[g]->get(), 0));
+    }
+    CUDA_CHECK(cudaSetDevice(devices[0]));
+    stop.record(streams[0]);
+    samples.push_back(stop.elapsed_ms_since(start));
+  }
+  synchronize_all();
   return TimingStats::from_samples(samples);
 }
 

@@ -21,69 +21,22 @@
 //
 // Launch: chosen by N or --layout; --threads is ignored, --blocks sets the grid.
 #include "matvec.h"
-#include "09_rows_posted_ahead.cuh"
 #include "10_wide_rows.cuh"
 
 namespace {
 
 using matvec::LaunchPlan;
-using matvec::RowLayout;
-
-// The wide layout: one block per SM (or --blocks), all resident at once. Falls back to two passes
-// when it cannot run, unless it was asked for by name.
-LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
-                     const LaunchPlan& requested) {
-  LaunchPlan p;
-  p.layout = RowLayout::kWide;
-  p.threads = wide_rows::kThreads;
-  p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
-  const bool by_name = requested.layout == RowLayout::kWide;
-  int e = wide_rows::values_per_thread(columns, p.blocks);
-  if (!device.cooperative_launch && by_name)
-    throw course::NotSupportedError(device.name + " does not support cooperative launches, which --layout wide needs");
-  if (!device.cooperative_launch || (e > wide_rows::kMaxPerThread && !by_name))
-    return fused_rows::two_passes(rows, columns, device);
-  course::require_shared_memory(wide_rows::kernel_for(e), wide_rows::kSharedBytes, device, "step 10 (wide rows)");
-  p.blocks = course::cooperative_grid_blocks(wide_rows::kernel_for(e), p.threads, wide_rows::kSharedBytes, p.blocks,
-                                             device);
-  e = wide_rows::values_per_thread(columns, p.blocks);
-  if (e > wide_rows::kMaxPerThread || p.blocks > wide_rows::kMaxBlocks) {
-    if (!by_name) return fused_rows::two_passes(rows, columns, device);
-    if (p.blocks > wide_rows::kMaxBlocks)
-      throw course::UsageError("--layout wide takes at most " + std::to_string(wide_rows::kMaxBlocks) + " blocks, not " +
-                               std::to_string(p.blocks));
-    throw course::UsageError("--layout wide: a grid of " + std::to_string(p.blocks) + " blocks holds rows of at most " +
-                             std::to_string(static_cast<std::size_t>(p.blocks) * p.threads * wide_rows::kMaxPerThread) +
-                             " columns, not " + std::to_string(columns));
-  }
-  p.bulk_copies = !requested.no_bulk_copy;  // the kernel also checks the GPU, the alignment and the run length
-  p.scratch_bytes = wide_rows::scratch_bytes(rows, p.blocks);
-  return p;
-}
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
   matvec::require_step_has_layout(requested.layout, matvec::kThisStep);
   matvec::require_layout_holds(requested.layout, columns);  // an --input file's rows may be too long
-  if (requested.layout == RowLayout::kWide) return wide_plan(rows, columns, device, requested);
-  if (requested.layout != RowLayout::kAuto || columns <= group_rows::kMaxColumns) {
-    const LaunchPlan p = ahead_rows::plan_by_length(rows, columns, device, requested);
-    if (p.parts == 0 || requested.layout != RowLayout::kAuto) return p;
-  }
-  return wide_plan(rows, columns, device, requested);  // longer rows, or no group of blocks runs here
-}
-
-void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
-         void* scratch, cudaStream_t stream) {
-  if (p.layout == RowLayout::kWide)
-    wide_rows::launch(a, v, c, rows, columns, p.blocks, p.bulk_copies, scratch, stream);  // C directly
-  else
-    ahead_rows::run_by_plan(a, v, c, rows, columns, p, scratch, stream);
+  return wide_rows::plan_by_length(rows, columns, device, requested);
 }
 
 }  // namespace
 
-const matvec::Step matvec::kThisStep = {"10", "fused, every block a slice of every row", "gpu", nullptr, plan, run, 1,
-                                        false,
+const matvec::Step matvec::kThisStep = {"10", "fused, every block a slice of every row", "gpu", nullptr, plan,
+                                        wide_rows::run_by_plan, 1, false,
                                         matvec::kLayoutOption | matvec::kGroupLayoutsOption |
                                             matvec::kWideLayoutOption | matvec::kNoBulkCopyOption |
                                             matvec::kRowsAheadOption};

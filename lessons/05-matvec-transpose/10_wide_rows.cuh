@@ -24,6 +24,7 @@
 
 #include "05_coalesced_warps.cuh"
 #include "09_bulk_copy.cuh"
+#include "09_rows_posted_ahead.cuh"
 #include "matvec_device.cuh"
 
 namespace wide_rows {
@@ -374,6 +375,63 @@ inline void launch(const float* a, const float* v, float* c, std::size_t rows, s
   void* arguments[] = {&a, &v, &c, &rows, &columns, &parts, &bulk_allowed};
   CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e), dim3(blocks), dim3(kThreads), arguments,
                                          kSharedBytes, stream));
+}
+
+// --- the plan and the launcher (step 12 runs them on each GPU's band of rows) ---
+
+using matvec::LaunchPlan;
+
+// The wide layout: one block per SM (or --blocks), all resident at once. Falls back to two passes
+// when it cannot run, unless it was asked for by name.
+inline LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                     const LaunchPlan& requested) {
+  LaunchPlan p;
+  p.layout = matvec::RowLayout::kWide;
+  p.threads = wide_rows::kThreads;
+  p.blocks = requested.blocks > 0 ? requested.blocks : device.multiprocessors;
+  const bool by_name = requested.layout == matvec::RowLayout::kWide;
+  int e = wide_rows::values_per_thread(columns, p.blocks);
+  if (!device.cooperative_launch && by_name)
+    throw course::NotSupportedError(device.name + " does not support cooperative launches, which --layout wide needs");
+  if (!device.cooperative_launch || (e > wide_rows::kMaxPerThread && !by_name))
+    return fused_rows::two_passes(rows, columns, device);
+  course::require_shared_memory(wide_rows::kernel_for(e), wide_rows::kSharedBytes, device, "step 10 (wide rows)");
+  p.blocks = course::cooperative_grid_blocks(wide_rows::kernel_for(e), p.threads, wide_rows::kSharedBytes, p.blocks,
+                                             device);
+  e = wide_rows::values_per_thread(columns, p.blocks);
+  if (e > wide_rows::kMaxPerThread || p.blocks > wide_rows::kMaxBlocks) {
+    if (!by_name) return fused_rows::two_passes(rows, columns, device);
+    if (p.blocks > wide_rows::kMaxBlocks)
+      throw course::UsageError("--layout wide takes at most " + std::to_string(wide_rows::kMaxBlocks) + " blocks, not " +
+                               std::to_string(p.blocks));
+    throw course::UsageError("--layout wide: a grid of " + std::to_string(p.blocks) + " blocks holds rows of at most " +
+                             std::to_string(static_cast<std::size_t>(p.blocks) * p.threads * wide_rows::kMaxPerThread) +
+                             " columns, not " + std::to_string(columns));
+  }
+  p.bulk_copies = !requested.no_bulk_copy;  // the kernel also checks the GPU, the alignment and the run length
+  p.scratch_bytes = wide_rows::scratch_bytes(rows, p.blocks);
+  return p;
+}
+
+// Step 10's plan, by the row's length or --layout: step 09's layouts up to 65536 columns (where a
+// group of blocks runs here), the wide layout beyond.
+inline LaunchPlan plan_by_length(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                                 const LaunchPlan& requested) {
+  using matvec::RowLayout;
+  if (requested.layout == RowLayout::kWide) return wide_plan(rows, columns, device, requested);
+  if (requested.layout != RowLayout::kAuto || columns <= group_rows::kMaxColumns) {
+    const LaunchPlan p = ahead_rows::plan_by_length(rows, columns, device, requested);
+    if (p.parts == 0 || requested.layout != RowLayout::kAuto) return p;
+  }
+  return wide_plan(rows, columns, device, requested);  // longer rows, or no group of blocks runs here
+}
+
+inline void run_by_plan(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
+                        const LaunchPlan& p, void* scratch, cudaStream_t stream) {
+  if (p.layout == matvec::RowLayout::kWide)
+    launch(a, v, c, rows, columns, p.blocks, p.bulk_copies, scratch, stream);  // C directly
+  else
+    ahead_rows::run_by_plan(a, v, c, rows, columns, p, scratch, stream);
 }
 
 }  // namespace wide_rows

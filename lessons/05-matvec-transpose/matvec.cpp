@@ -201,6 +201,10 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.options & kBlockThreadsOption)
     cli.add_integer_choice("block-threads", 0, {512, 1024}, "step 07's block layout: threads per block, 512 or 1024 "
                                                             "(0: 512 up to 8192 columns, else 1024)");
+  if (step.options & kGpusOption) {
+    cli.add_integer("gpus", 0, "GPUs to share A's rows (default: every GPU of the machine)", 1, 4096);
+    cli.add_flag("scaling", "print the table of 1, 2, 4, ... GPUs (as many as the machine has) instead of one run");
+  }
   if (step.options & kNoBulkCopyOption)
     cli.add_flag("no-bulk-copy", "the group and wide layouts: every thread copies its own values of a row, where "
                                  "the bulk copy engine would copy the block's whole run");
@@ -220,6 +224,11 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
   if (step.options & kWholeRowsOption) request.requested.whole_rows = cli.flag("whole-rows");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
+  if (step.options & kGpusOption) {
+    request.gpus = cli.integer("gpus");
+    request.scaling = cli.flag("scaling");
+    if (request.scaling && cli.given("gpus")) throw course::UsageError("--scaling runs every number of GPUs: leave out --gpus");
+  }
   if (step.options & kPrefetchOption) request.requested.prefetch_request = kPrefetch[cli.choice("prefetch")].first;
   if (step.options & kWarpE32Option) request.requested.warp_e32 = kWarpE32Ways[cli.choice("warp-e32")].first;
   if (step.options & kBlockThreadsOption) request.requested.block_threads = static_cast<int>(cli.integer("block-threads"));
@@ -295,12 +304,15 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
 
 }  // namespace
 
-int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Request& request) {
+int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Request& request,
+               int gpus) {
   const course::DeviceFacts device = course::query_device();
-  m.device = device.name;
-  // The products read A and write only C: their ceiling is the read-only stream.
+  m.device = gpus > 1 ? std::to_string(gpus) + " x " + device.name : device.name;
+  // The products read A and write only C: their ceiling is the read-only stream (of every GPU at work).
   course::set_bandwidth_ceiling(m, request.common, course::Bandwidth::kRead);
-  m.compute_ceiling = device.fp32_instruction_rate_gops();  // one multiply-add per lane per clock
+  m.ceiling *= gpus;
+  if (gpus > 1) m.ceiling_name = "read bandwidth of " + std::to_string(gpus) + " GPUs";
+  m.compute_ceiling = gpus * device.fp32_instruction_rate_gops();  // one multiply-add per lane per clock
   return finish(m, p, c, request);
 }
 

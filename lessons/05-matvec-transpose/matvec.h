@@ -141,6 +141,7 @@ enum StepOption : unsigned {
   kGroupLayoutsOption = 256u,    ///< --layout also takes group and cluster (steps 08 to 10)
   kWholeRowsOption = 512u,       ///< --whole-rows: step 05's A v without cutting few rows into pieces
   kWideLayoutOption = 1024u,     ///< --layout also takes wide (step 10)
+  kGpusOption = 2048u,           ///< --gpus K and --scaling: step 12 on K GPUs, or its table of 1, 2, 4, ... GPUs
 };
 
 /// One rung of the ladder.
@@ -180,6 +181,8 @@ struct Request : course::StepRequest {
   std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
   std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
   LaunchPlan requested;  ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads, --no-shared-vector, --layout
+  long long gpus = 0;    ///< --gpus (step 12): how many GPUs, 0 for every GPU of the machine
+  bool scaling = false;  ///< --scaling (step 12): the table of 1, 2, 4, ... GPUs instead of one run
 };
 
 /// Lesson 05 as the course's step skeleton sees it (course/step_program.h): its options, its
@@ -209,8 +212,9 @@ Problem load_problem(const Request& request);
 
 /// Finishes a GPU step's measurement: adds the GPU and the ceilings, checks `c` against the reference
 /// within tolerance(), prints the report and writes --output. Returns the program's exit code (0 only
-/// on PASS).
-int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Request& request);
+/// on PASS). A step on @p gpus GPUs (step 12) names them and counts every GPU's bandwidth in its ceiling.
+int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Request& request,
+               int gpus = 1);
 
 /// Runs a GPU step once (output poisoned first) and returns C. Used by the tests.
 std::vector<float> run_gpu_once(const Step& step, const Problem& p, const LaunchPlan& requested = {});

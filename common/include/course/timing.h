@@ -38,6 +38,14 @@ struct TimingOptions {
 TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingOptions& options,
                      cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each = {});
 
+/// Times @p run across several GPUs, one stream each (@p streams[g] made on @p devices[g]). Before each
+/// repetition every GPU's L2 cache is overwritten and the other GPUs' streams wait for GPU 0's start;
+/// GPU 0's stop waits for every GPU's end. So a repetition's time runs from the first start to the last
+/// end, on GPU 0's clock. @p run and @p before_each enqueue into every stream, setting each device
+/// themselves; the current device is devices[0] afterwards.
+TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& options, const std::vector<int>& devices,
+                      const std::vector<cudaStream_t>& streams, const std::function<void()>& before_each = {});
+
 /// Times @p run on the CPU with std::chrono::steady_clock, with the same warm-up and repetitions.
 TimingStats time_cpu(const std::function<void()>& run, const TimingOptions& options,
                      const std::function<void()>& before_each = {});

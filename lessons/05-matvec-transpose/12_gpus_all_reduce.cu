@@ -1,0 +1,242 @@
+// Lesson 05, step 12: every GPU of the machine, a band of A's rows each, and one all-reduce of C.
+//
+// What changed: the problem leaves one GPU. C = A^T (A v) is the sum over the rows i of B_i times row
+// i, so a band of rows gives a part of C that needs nothing from the other bands. GPU g of K holds rows
+// g M / K to (g + 1) M / K - 1 and runs step 10's single pass on them (its plan and its kernels,
+// unchanged); then one NCCL all-reduce adds the K parts, after which every GPU holds the whole C. It
+// is the pattern of data-parallel training: each GPU its own share of the data, one all-reduce of what
+// they computed.
+//
+// Why it is faster: each GPU reads only its band of A, at its own memory's bandwidth, while the
+// all-reduce moves N floats per GPU (64 KB at the default size), over NVLink where the GPUs have it.
+//
+// What it costs: the all-reduce, whose time does not shrink as GPUs are added, so it is what stops the
+// scaling once the bands get small; --scaling prints the table of 1, 2, 4, ... GPUs with the
+// all-reduce timed alone (the README's table). And A must be cut before it reaches the GPUs: each band
+// is copied to its own GPU.
+//
+// The host side is on this page: one process drives every GPU, setting the device before each GPU's
+// calls, with one NCCL communicator per GPU made by ncclCommInitAll; each GPU's work goes into its own
+// stream, and the all-reduce's calls, one per GPU, are grouped (ncclGroupStart/End) so that one thread
+// can start them all. One GPU needs no all-reduce: its C is the whole C.
+//
+// Launch: --gpus K (default: every GPU); each GPU's launch is step 10's for its band.
+#include <cuda_runtime.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "course/buffers.h"
+#include "course/gpus.h"
+#include "course/step_program.h"
+#include "course/text_table.h"
+#include "course/timing.h"
+#include "course/verify.h"
+#include "10_wide_rows.cuh"
+#include "12_gpus_all_reduce.h"
+#include "matvec.h"
+
+namespace gpus_rows {
+
+using matvec::LaunchPlan;
+
+// One GPU's share: A's rows first .. first + rows - 1, v, its part of C, and step 10's launch for them.
+struct Band {
+  int device = 0;
+  std::size_t first = 0, rows = 0;
+  cudaStream_t stream = nullptr;
+  LaunchPlan plan;
+  course::DeviceBuffer<float> a, v, c;
+  course::DeviceBuffer<unsigned char> scratch;
+
+  Band(const matvec::Problem& p, int device_, std::size_t first_, std::size_t rows_, const LaunchPlan& requested)
+      : device(device_), first(first_), rows(rows_) {
+    CUDA_CHECK(cudaSetDevice(device));  // everything below lives on this GPU
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    plan = wide_rows::plan_by_length(rows, p.columns, course::query_device(device), requested);
+    a = course::DeviceBuffer<float>(rows * p.columns, "a band of A");
+    v = course::DeviceBuffer<float>(p.columns, "vector v");
+    c = course::DeviceBuffer<float>(p.columns, "a part of C");
+    scratch = course::DeviceBuffer<unsigned char>(plan.scratch_bytes, "scratch");
+    a.upload(p.a.data() + first * p.columns, rows * p.columns);
+    v.upload(p.v);
+  }
+  ~Band() {
+    cudaSetDevice(device);  // the buffers, freed after this body, are this GPU's
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+  Band(const Band&) = delete;
+  Band& operator=(const Band&) = delete;
+};
+
+// The GPUs at work: a band each, and (on more than one) an NCCL communicator each.
+class Gpus {
+ public:
+  Gpus(const matvec::Problem& p, const std::vector<int>& devices, const LaunchPlan& requested) : columns_(p.columns) {
+    const std::size_t k = devices.size();
+    if (p.rows < k)
+      throw course::UsageError("--gpus " + std::to_string(k) + ": A has " + std::to_string(p.rows) +
+                               " rows, fewer than the GPUs (each needs at least one)");
+    if (k > 1 && !course::built_with_nccl())
+      throw course::NotSupportedError("this build has no NCCL (see the CMake output): run it with --gpus 1");
+    for (std::size_t g = 0; g < k; ++g) {
+      const std::size_t first = p.rows * g / k, last = p.rows * (g + 1) / k;  // the bands differ by a row at most
+      bands_.push_back(std::make_unique<Band>(p, devices[g], first, last - first, requested));
+      streams_.push_back(bands_.back()->stream);
+    }
+#ifdef COURSE_HAVE_NCCL
+    if (k > 1) {
+      comms_.resize(k);
+      NCCL_CHECK(ncclCommInitAll(comms_.data(), static_cast<int>(k), devices.data()));
+    }
+#endif
+    CUDA_CHECK(cudaSetDevice(devices[0]));
+  }
+  ~Gpus() {
+#ifdef COURSE_HAVE_NCCL
+    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
+#endif
+  }
+  Gpus(const Gpus&) = delete;
+  Gpus& operator=(const Gpus&) = delete;
+
+  // Every GPU's part of C, by step 10's kernels on its band; then the all-reduce.
+  void run() {
+    for (const auto& b : bands_) {
+      CUDA_CHECK(cudaSetDevice(b->device));
+      wide_rows::run_by_plan(b->a.data(), b->v.data(), b->c.data(), b->rows, columns_, b->plan, b->scratch.data(),
+                             b->stream);
+    }
+    all_reduce();
+  }
+
+  // C = the sum of the GPUs' parts, on every GPU: one call per GPU, grouped so that one thread can make
+  // them all (NCCL starts the collective once every GPU's call is in).
+  void all_reduce() {
+#ifdef COURSE_HAVE_NCCL
+    if (comms_.empty()) return;  // one GPU: its part is C
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t g = 0; g < bands_.size(); ++g)
+      NCCL_CHECK(ncclAllReduce(bands_[g]->c.data(), bands_[g]->c.data(), columns_, ncclFloat, ncclSum, comms_[g],
+                               bands_[g]->stream));
+    NCCL_CHECK(ncclGroupEnd());
+#endif
+  }
+
+  // Every byte of every GPU's C set to 0xFF (NaN), so that a part left unwritten cannot pass.
+  void poison() {
+    for (const auto& b : bands_) {
+      CUDA_CHECK(cudaSetDevice(b->device));
+      b->c.poison(b->stream);
+    }
+  }
+
+  course::TimingStats time(const std::function<void()>& work, const course::TimingOptions& options) {
+    return course::time_gpus(work, options, devices(), streams_, [this] { poison(); });
+  }
+
+  // C as GPU 0 holds it (after the work in every stream is done).
+  std::vector<float> result() {
+    for (const auto& b : bands_) {
+      CUDA_CHECK(cudaSetDevice(b->device));
+      CUDA_CHECK(cudaStreamSynchronize(b->stream));
+    }
+    CUDA_CHECK(cudaSetDevice(bands_[0]->device));
+    return bands_[0]->c.to_host();
+  }
+
+  // For the text report: how many GPUs, their bands, and GPU 0's launch.
+  std::string describe() const {
+    const Band& b = *bands_[0];
+    return std::to_string(bands_.size()) + (bands_.size() == 1 ? " GPU, " : " GPUs, ") + std::to_string(b.rows) +
+           " rows on GPU 0 (" + (b.plan.parts > 0 ? "two passes" : matvec::layout_name(b.plan.layout) + " layout") +
+           ")" + (bands_.size() > 1 ? ", then one all-reduce of " + std::to_string(columns_) + " floats" : "");
+  }
+
+  std::vector<int> devices() const {
+    std::vector<int> d;
+    for (const auto& b : bands_) d.push_back(b->device);
+    return d;
+  }
+
+ private:
+  std::size_t columns_;
+  std::vector<std::unique_ptr<Band>> bands_;
+  std::vector<cudaStream_t> streams_;
+#ifdef COURSE_HAVE_NCCL
+  std::vector<ncclComm_t> comms_;
+#endif
+};
+
+std::vector<float> run_on_gpus(const matvec::Problem& p, int gpus, const LaunchPlan& requested) {
+  Gpus machine(p, course::gpus_for(gpus), requested);
+  machine.poison();
+  machine.run();
+  return machine.result();
+}
+
+// --scaling: the same problem on 1, 2, 4, ... GPUs (as many as the machine has), each time with the
+// all-reduce also timed alone, and every answer checked.
+int print_scaling(const matvec::Problem& p, const matvec::Request& request) {
+  const std::vector<int> every_gpu = course::gpus_for(0);
+  const std::vector<double> expected = matvec::reference(p);
+  const course::Tolerance tolerance = matvec::tolerance(p, expected);
+  course::TextTable table({"GPUs", "time ms", "speed-up", "efficiency", "all-reduce ms", "all-reduce share", "check"});
+  double one_gpu_ms = 0;
+  bool all_pass = true;
+  for (std::size_t k = 1; k <= every_gpu.size(); k *= 2) {
+    Gpus machine(p, std::vector<int>(every_gpu.begin(), every_gpu.begin() + static_cast<long>(k)), request.requested);
+    const double ms = machine.time([&] { machine.run(); }, request.common.timing).median_ms;
+    const course::Verdict verdict =
+        course::compare_close(machine.result().data(), expected.data(), p.columns, tolerance);
+    all_pass = all_pass && verdict.pass;
+    if (k == 1) one_gpu_ms = ms;
+    const double reduce_ms = k > 1 ? machine.time([&] { machine.all_reduce(); }, request.common.timing).median_ms : 0;
+    const double speedup = one_gpu_ms / ms;
+    table.add_row({std::to_string(k), course::format_significant(ms, 4), course::format_significant(speedup, 3) + "x",
+                   course::format_significant(100 * speedup / static_cast<double>(k), 3) + "%",
+                   k > 1 ? course::format_significant(reduce_ms, 3) : "-",
+                   k > 1 ? course::format_significant(100 * reduce_ms / ms, 3) + "%" : "-",
+                   verdict.pass ? "PASS" : "FAIL"});
+  }
+  std::cout << "Lesson 05, step 12: C = A^T (A v) on 1 to " << every_gpu.size() << " GPUs, " << p.rows << " x "
+            << p.columns << ", a band of A's rows on each GPU; " << course::query_device(every_gpu[0]).name
+            << ", medians of " << request.common.timing.reps << " runs\n\n";
+  table.print(std::cout);
+  std::cout << "\nspeed-up and efficiency against 1 GPU (step 10's kernels on the whole of A); the all-reduce of "
+            << p.columns << " floats timed alone, and as a share of the time\n";
+  return all_pass ? course::kExitPass : course::kExitFail;
+}
+
+}  // namespace gpus_rows
+
+namespace {
+
+// On one GPU the step is step 10 (the lesson's tests of every step run it so).
+matvec::LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                        const matvec::LaunchPlan& requested) {
+  return wide_rows::plan_by_length(rows, columns, device, requested);
+}
+
+}  // namespace
+
+const matvec::Step matvec::kThisStep = {"12", "every GPU, a band of rows each, one all-reduce", "gpu", nullptr,
+                                        plan, wide_rows::run_by_plan, 1, false, matvec::kGpusOption};
+
+int main(int argc, char** argv) {
+  // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.
+  return course::step_main<matvec::Lesson>(argc, argv, matvec::kThisStep, [](matvec::Request& request) {
+    const matvec::Problem problem = matvec::load_problem(request);  // --input, or seeded A and v
+    request.rows = problem.rows;
+    request.columns = problem.columns;
+    if (request.scaling) return gpus_rows::print_scaling(problem, request);
+    course::Measurement m = matvec::Lesson::describe(matvec::kThisStep, request);
+    gpus_rows::Gpus machine(problem, course::gpus_for(request.gpus), request.requested);
+    m.time = machine.time([&] { machine.run(); }, request.common.timing);
+    m.launch = machine.describe();
+    const int gpus = static_cast<int>(machine.devices().size());
+    return matvec::report_gpu(m, problem, machine.result(), request, gpus);
+  });
+}
