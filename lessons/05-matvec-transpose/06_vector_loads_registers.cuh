@@ -1,6 +1,6 @@
 // Lesson 05, step 06's kernels and their launcher: 16-byte loads and several rows at a time, in both
-// products (06_vector_loads_registers.cu says what and why). Step 07 falls back to these two passes
-// for rows too long for its single pass.
+// products (06_vector_loads_registers.cu says what and why). Steps 07 to 10 fall back to these two
+// passes for rows too long for their single pass.
 #pragma once
 
 #include <cuda_runtime.h>

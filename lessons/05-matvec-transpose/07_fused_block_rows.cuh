@@ -7,9 +7,9 @@
 // T = 512 threads, two per SM, up to 8192 columns (16 values a thread); of 1024, one per SM, beyond.
 // With two blocks an SM has a second block's loads to run while one block waits at its barrier
 // (--block-threads 1024 takes one block of 1024 at any N, to measure that). A block loads each group
-// of rows when it needs it: the SM's other warps run their loads meanwhile, and keeping the next
-// group's loads in flight too (kPrefetch, --prefetch on) measured slower, as the README's table of
-// these ideas shows. v waits in shared memory, C's shares in registers; each block writes one partial
+// of rows when it needs it: the SM's other warps run their loads meanwhile. Keeping the next group's
+// loads in flight too (kPrefetch, --prefetch on) was measured slower on the H100, where the choice was
+// made; the README's table of these ideas shows what it does on the GPU it was last run on. v waits in shared memory, C's shares in registers; each block writes one partial
 // C and sum_partials adds them.
 #pragma once
 

@@ -15,7 +15,8 @@
 // The warp layout waits less, so rows go to it where it can hold them; --layout warp or block picks
 // one by hand, on any N it can hold (the runner's table "steps 07 and 08's layouts one at a time").
 // A warp keeps its next row's loads in flight while it works on a row; a block does not, as its SM
-// has other warps' loads to run meanwhile (--prefetch on|off switches either); rows of at most 8192
+// has other warps' loads to run meanwhile, which holds best for two blocks of 512 per SM (--prefetch
+// on|off switches either, and the README's table says what each is worth); rows of at most 8192
 // columns go to blocks of 512 threads, two per SM (--block-threads 1024 takes one block of 1024);
 // and a warp reads rows of 513 to 1024 columns by whole lines, with v and C in shared memory
 // (--warp-e32 first-element or registers goes back to reading from each row's first element, with v

@@ -51,9 +51,9 @@ __device__ inline void load_lines(const float* row, std::size_t columns, unsigne
 // and rows of 513 to 1024 columns would stream with half the warps. So there v and the warp's share
 // of C live in shared memory (lane l reads and writes words l, l + 32, ...: one pass per access), and
 // the row and the next one fit in the 128 registers that two blocks of 256 threads leave a thread.
-// The README's table of the warp and block layouts' ideas measures both ways (--warp-e32): on their
-// own they time the same, but reading whole lines needs v and C in shared memory, as the v a lane
-// needs moves with each row's shift. (In registers, kVectorsInRegisters, the kernel takes one block
+// The README's table of the warp and block layouts' ideas measures both ways (--warp-e32); reading
+// whole lines needs v and C in shared memory in any case, as the v a lane needs moves with each row's
+// shift. (In registers, kVectorsInRegisters, the kernel takes one block
 // an SM.)
 template <int E, int kWay>
 constexpr bool kSharedVectors = E >= 32 && kWay != kVectorsInRegisters;

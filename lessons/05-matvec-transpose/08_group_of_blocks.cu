@@ -1,6 +1,6 @@
 // Lesson 05, step 08: the single pass for rows longer than a block holds, shared by a group of blocks.
 //
-// What changed: rows of 16384 to 65536 columns, which step 07 leaves to two passes. B_i needs the
+// What changed: rows of 16385 to 65536 columns, which step 07 leaves to two passes. B_i needs the
 // whole row, and no block holds it, so a group of up to 8 blocks shares each row: every block posts
 // its part of B_i to global memory, waits for the other blocks' parts, and adds them up
 // (08_group_of_blocks.cuh). A cooperative launch puts the whole grid on the GPU at once, so that a
@@ -10,7 +10,7 @@
 // them). --layout picks a layout by hand, on any N it can hold (the runner's tables "steps 07 and
 // 08's layouts one at a time" and "groups of blocks, launched cooperatively and as clusters").
 //
-// Why it is faster: at rows of 16384 to 65536 columns A is read once instead of twice (the README's
+// Why it is faster: at rows of 16385 to 65536 columns A is read once instead of twice (the README's
 // shapes table, step 08 against step 07 at 4096 x 65536); shorter rows, the ladder's 16384 x 16384
 // among them, run step 07's kernels, in the same time.
 //

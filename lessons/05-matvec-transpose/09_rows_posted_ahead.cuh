@@ -3,7 +3,8 @@
 // In step 08 a block posts its part of B_i and at once waits for the other blocks' parts of the same
 // row: every row pays the trip through the L2 cache, and the blocks of a group run at slightly
 // different speeds, so each row also waits for the slowest. Here a block posts its part of row n + 3
-// before it waits for row n's, so the waits overlap three rows of work instead of following one.
+// before it waits for row n's, so a part has two rows of the block's work to reach the L2 cache
+// before the other blocks ask for it, and the waits overlap that work instead of following it.
 // That needs rows on the chip well ahead of the one being applied: they wait in shared memory, in
 // kStages stages, copied two rows ahead of those posted. For each row n:
 //

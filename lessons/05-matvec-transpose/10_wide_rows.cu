@@ -1,4 +1,4 @@
-// Lesson 05, step 10: the single pass for rows of any length, every block a slice of every row.
+// Lesson 05, step 10: the single pass for longer rows, every block a slice of every row.
 //
 // What changed: rows of more than 65536 columns, which no group of 8 blocks holds and steps 08 and 09
 // leave to two passes. Every block of the grid holds a slice of every row, a group of rows at a time,
@@ -6,8 +6,9 @@
 // cooperative launch). The slices wait in shared memory, several groups ahead, and the parts are
 // posted three groups ahead, as in step 09; on Hopper the bulk copy engine copies a row's slice where
 // a thread holds 8 or 16 values of it (09_bulk_copy.cuh). Shorter rows go to step 09's layouts, which
-// wait for fewer blocks. --layout wide runs the wide layout on any N (the runner's table "step 10's
-// wide layout"); --no-bulk-copy and --rows-ahead act as in step 09.
+// wait for fewer blocks. --layout wide runs the wide layout on any N up to its limit below (the
+// runner's table "step 10's wide layout"); --no-bulk-copy acts as in step 09 on both layouts, and
+// --rows-ahead on step 09's group layout only (the wide layout always posts three groups ahead).
 //
 // Why it is faster: at rows of more than 65536 columns A is read once instead of twice (the README's
 // shapes table, step 10 against step 09 at 256 x 1,048,576); shorter rows run step 09's kernels, in

@@ -1,7 +1,7 @@
 // Lesson 05, step 10, rows too long for a group of blocks (N > 65536 columns): every block holds a
 // slice of every row.
 //
-// The blocks share each row evenly: block b holds a slice of S columns, b S to b S + S - 1 (S is the
+// The blocks share each row evenly: block b holds a slice of W columns, b W to b W + W - 1 (W is the
 // row's length over the blocks, rounded up to whole 128-byte lines), and thread t of the block holds
 // the slice's columns t, t + 512, ... (E = 1 to 16 of them) of R = 16 / E rows at a time, a group.
 // Each block adds up its part of each B_i and posts it to global memory, then waits for all the other
@@ -56,7 +56,7 @@ constexpr int kBulkMinValues = 8;
 // Scratch of the wide layout: parts[i * blocks + block], zeroed before each launch (number 0: not posted).
 using matvec::PartWord;
 
-// S, the columns of each block's slice of a row: the row's length over the blocks, rounded up to a
+// W, the columns of each block's slice of a row: the row's length over the blocks, rounded up to a
 // multiple of 32 floats, a 128-byte line, so that no line of A is split between two blocks (each
 // would fetch it).
 __host__ __device__ inline std::size_t slice_columns(std::size_t columns, unsigned blocks) {

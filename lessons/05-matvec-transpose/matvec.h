@@ -66,10 +66,10 @@ course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& ex
 enum class RowLayout {
   kAuto,     ///< chosen by the row's length N
   kWarp,     ///< a warp per row: 32 lanes x 32 values
-  kBlock,    ///< a block per group of rows: 1024 threads x 16 values
+  kBlock,    ///< a block per group of rows: 512 or 1024 threads x 4, 8 or 16 values
   kGroup,    ///< a group of up to 8 blocks per row: 8 x 512 threads x 16 values (a cooperative launch)
   kCluster,  ///< the same groups launched as clusters (compute capability 9.0+)
-  kWide,     ///< every block a slice of every row (a cooperative launch), any N
+  kWide,     ///< every block a slice of every row (a cooperative launch), up to 16 values per thread of the grid
 };
 
 /// The longest row (columns) a layout holds; kWide and kAuto: any.
@@ -180,7 +180,9 @@ extern const Step kThisStep;
 struct Request : course::StepRequest {
   std::size_t rows = kDefaultRows;        ///< --m (when the problem is generated)
   std::size_t columns = kDefaultColumns;  ///< --n (when the problem is generated)
-  LaunchPlan requested;  ///< --threads, --blocks (0: the step's choice), --rows, --scalar-loads, --no-shared-vector, --layout
+  LaunchPlan requested;  ///< the launch options of Step::options: --threads, --blocks (0: the step's choice),
+                         ///< --rows, --scalar-loads, --no-shared-vector, --whole-rows, --layout, --prefetch,
+                         ///< --block-threads, --warp-e32, --rows-ahead, --no-bulk-copy
   long long gpus = 0;    ///< --gpus (step 12): how many GPUs, 0 for every GPU of the machine
   bool scaling = false;  ///< --scaling (step 12): the table of 1, 2, 4, ... GPUs instead of one run
 };

@@ -1,6 +1,6 @@
 // Lesson 05, C = A^T (A v): the plumbing the GPU steps share. The device code each step teaches is in
 // that step's file, or in a header named after it when a later step reuses it
-// (04_shared_vector_tiles.cuh, 05_coalesced_warps.cuh).
+// (04_shared_vector_tiles.cuh, 05_coalesced_warps.cuh, ..., 09_bulk_copy.cuh, 10_wide_rows.cuh).
 #pragma once
 
 #include <cuda/atomic>
