@@ -13,7 +13,7 @@
 // subtraction and a fused multiply-add per term), so the arithmetic units, not shared memory, are
 // the limit (the README's counters: the FMA pipe about twice as busy as in step 05). That limit is
 // the ceiling in the tables: one FP32 instruction per lane per clock. Two instructions per term put
-// this direct form at half of it at best (bound).
+// this direct form at half of it at best.
 //
 // What it costs: registers (122 per thread in the README's counters; __launch_bounds__ asks for two
 // blocks per SM), blocks of 128 x 128 (a small C leaves SMs idle), and more code for the edges:

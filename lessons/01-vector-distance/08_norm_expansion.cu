@@ -10,7 +10,7 @@
 //
 // Why it is faster: one arithmetic instruction per term instead of two (the README's counters show
 // the instructions per term fall by one), so the ceiling that capped steps 06 and 07 at half the FP32
-// rate now allows all of it (bound).
+// rate now allows all of it.
 //
 // What it costs: accuracy, when the vectors are far from the origin and close to each other. Then
 // |a|^2 + |b|^2 and 2 a.b are two large, nearly equal numbers, and their difference keeps only the

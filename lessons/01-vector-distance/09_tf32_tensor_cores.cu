@@ -15,12 +15,12 @@
 // Why it is faster: the ceiling moves. On the README's H100 the table shows it, beside the FP32 rate
 // that capped step 08.
 //
-// What it costs: accuracy, and a user must choose it knowingly. Rounding every input to TF32 leaves an
-// error of up to 2^-11 of each term a.b, so C is off by up to about 3 x 2^-11 (|a|^2 + |b|^2), beyond
-// the float32 bound of step 08: the accuracy report measures how far (the README's table), and the
-// check holds this step to that TF32 bound instead (see check() in distance.h). A user who needs C to
-// float32's accuracy, or who compares distances that differ in their fourth digit, cannot take it.
-// Step 10 wins the accuracy back.
+// What it costs: accuracy, and a user must choose it knowingly. Rounding to TF32 moves every input by
+// up to 2^-11 of itself, so each product a_x b_x by up to about 2 x 2^-11 of itself (less than
+// 3 x 2^-11), and C by less than 3 x 2^-11 (|a|^2 + |b|^2), beyond the float32 bound of step 08: the
+// accuracy report measures how far (the README's table), and the check holds this step to that TF32
+// bound instead (see check() in distance.h). A user who needs C to float32's accuracy, or who
+// compares distances that differ in their fourth digit, cannot take it. Step 10 wins the accuracy back.
 // TF32 needs compute capability 8.0 or newer; float32 only.
 #include "09_tf32_tensor_cores.cuh"
 #include "distance.h"

@@ -10,9 +10,9 @@
 // described to it as TF32 data), and counts the bytes against an mbarrier; no other thread copies or
 // converts anything. Thread 0 keeps 4 slices in flight; each of the block's 4 warpgroups waits for a
 // slice to be full, runs its 4 wgmma on it, waits for them, and marks the slice empty so that thread 0
-// can reuse the stage. Small problems, whose 256 x 128 tiles would leave SMs idle, get 64 x 128 tiles
-// whose depth two warpgroups split between them. The kernel is in 11_tf32_warpgroup_tma.cuh; the
-// norms are step 08's.
+// can reuse the stage. Small problems, whose 256 x 128 tiles would be fewer than half the GPU's SMs,
+// get 64 x 128 tiles whose depth two warpgroups split between them. The kernel is in
+// 11_tf32_warpgroup_tma.cuh; the norms are step 08's.
 //
 // Why it is faster: the tensor cores are kept busier. A block of 512 threads computes a 256 x 128
 // tile with 16 instructions per slice where step 09's warps issue hundreds of ldmatrix, cvt and mma,

@@ -5,7 +5,7 @@
 // After log2(block) rounds tile[0] holds the block's maximum, and only that one value goes to global
 // memory with an atomic. n atomics become n / 256.
 //
-// Why it is faster: the serialised global atomics were the bottleneck; now nearly all the work is in
+// Why it is faster: the atomics on one address were the bottleneck; now nearly all the work is in
 // shared memory, which is on the SM and fast.
 //
 // What it costs: the test `t % (2 * s) == 0` keeps threads scattered across every warp, so in each

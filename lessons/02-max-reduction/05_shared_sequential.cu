@@ -4,9 +4,11 @@
 // with s = half the block: the active threads are always the first s, packed together.
 //
 // Why it is faster: whole warps either all work or all skip the round, so no warp runs a branch for a
-// handful of active lanes, and `t < s` replaces the slow modulo. Consecutive threads also read
-// consecutive words of shared memory, one per bank, so no two lanes of a warp ever collide in a bank
-// (the strided variant of step 04, tile[2*s*t], would have them collide more each round).
+// handful of active lanes (no divergence), and `t < s` replaces the slow modulo. Bank conflicts are
+// not part of the gain: step 04's tree, which reads tile[t] and tile[t + s], takes no more passes per
+// shared-memory load than this one (the README's counters). Consecutive threads here read consecutive
+// words, one per bank; it is the other common form of step 04's tree, indexed tile[2*s*t], whose
+// lanes would collide in a bank more each round.
 //
 // What it still costs: the last five rounds run inside a single warp yet pay a block-wide barrier
 // each, and one thread per element means ~160,000 blocks, each paying start-up and one atomic.

@@ -4,7 +4,7 @@
 // its maximum to its own slot of a scratch array; then the whole grid waits at grid.sync(), the barrier
 // of a cooperative launch; then block 0 reduces the slots and writes the answer (the kernel is in
 // 08_grid_sync_single_pass.cuh, which step08_finishes_compared.cu times beside other ways to finish).
-// One launch does it all, and the answer never depends on the order in which atomics land.
+// One launch does it all: no launch to reset the result before it, and no atomics.
 //
 // Why a grid barrier needs a cooperative launch: a barrier over all blocks only returns if every block
 // is running at the same time. In an ordinary launch the GPU may hold some blocks back until others

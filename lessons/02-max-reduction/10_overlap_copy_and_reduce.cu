@@ -12,9 +12,18 @@
 // buffers taken in turn, and the CPU fills buffer b again only once the copy that last read it has
 // finished (an event says so). The CPU's copy of chunk c + 1 then overlaps the bus transfer of chunk c.
 //
-// Why it is faster: the bus moves tens of GB/s, the GPU's memory thousands, so copy-then-reduce is
-// all copy. Overlapped, what is left after the copy is the reduction of the last chunk: the end-to-end
-// time approaches the copy time alone.
+// When it is faster: the bus moves tens of GB/s, the GPU's memory thousands, so copy-then-reduce is
+// nearly all copy. From pinned memory there is little to hide: overlapped, what is left after the copy
+// is the reduction of the last chunk, and the chunks' fixed costs take back about what that saves (the
+// README's table). The gain is from a pageable source: there cudaMemcpy stages the array through the
+// driver's own pinned buffer, one piece after another, while this program stages it with several CPU
+// threads and overlaps that staging with the bus transfers and the reductions. The table does not
+// separate the two changes.
+//
+// What it costs: pinned memory, which the operating system cannot page out (the whole array for a
+// pinned source; for a pageable one the staging buffers, with events to say when each is free again,
+// and CPU threads busy copying for the whole transfer); a fixed cost per chunk, a copy command and a
+// launch, plus the last small kernel over the slots; and far more code than one copy and one launch.
 //
 // The chunk size: each chunk pays a fixed cost (a copy command, a launch, a few microseconds), and
 // the reduction of the last chunk cannot overlap anything. Small chunks shorten that tail and multiply

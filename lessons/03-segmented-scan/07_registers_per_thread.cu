@@ -7,13 +7,14 @@
 // before its first head (07_registers_per_thread.cuh). Tiles grow to 256 x 16 = 4096 elements; their
 // totals and the propagation are step 04's.
 //
-// Why it is faster: a thread asks for its run with five 16-byte loads (four of values, one of flags
-// for 16 floats), so more bytes are on their way per instruction, each using 16 bytes of every
-// 32-byte sector it touches although each lane reads its own run. And the parallel part, shuffles and
-// barriers, is paid once per run instead of once per element, the sequential part being one
-// operation per element on values already in registers. The original study's first optimization
-// was this one. The README's counters show the instructions per element falling several times over.
-// Two switches take the accesses apart (the README's table of step 07's accesses). `--scalar-loads`
+// Why it is faster: the parallel part, shuffles and barriers, is paid once per run instead of once
+// per element, and the sequential part is one operation per element on values already in registers.
+// The original study's first optimization was this one. The README's counters show the instructions
+// per element falling several times over. The 16-byte loads (five for a run of 16 floats: four of
+// values, one of flags) are only the simplest way to bring a run into registers: their width was
+// measured to add nothing. Two switches take the accesses apart (the README's table of step 07's
+// accesses, where staged 4-byte accesses are faster for floats, and far faster for doubles: a run of
+// 16 doubles is 128 bytes, so each 16-byte load of a warp touches 32 cache lines). `--scalar-loads`
 // reads and writes each run one element at a time: the lanes of a warp then touch addresses 64 bytes
 // apart, 4 bytes of each sector, so the accesses are narrow and uncoalesced at once. `--staged-loads`
 // keeps them 4 bytes wide but coalesced: the warp reads 32 neighbouring elements per instruction into

@@ -41,11 +41,11 @@
 //
 // How it moves the tile: as step 07 with --staged-loads, each warp's 32 runs pass through shared
 // memory, so that every global access of a warp covers 32 neighbouring elements. For 4-byte elements
-// this is as fast as step 07's 16-byte accesses per thread; for 8-byte elements it is much faster (a
-// run of 16 doubles is 128 bytes, and a warp's 16-byte accesses to 32 such runs touch 32 lines at once:
-// the README's counters). And the number of blocks an SM holds is chosen per element type and operator
-// (blocks_per_sm below): more blocks per SM hide the wait of one block's look-back behind the others'
-// memory traffic, as long as the registers they leave each thread suffice.
+// this is a little faster than step 07's 16-byte accesses per thread; for 8-byte elements it is much
+// faster (a run of 16 doubles is 128 bytes, and a warp's 16-byte accesses to 32 such runs touch 32
+// lines at once: the README's counters). And the number of blocks an SM holds is chosen per element
+// type and operator (blocks_per_sm below): more blocks per SM hide the wait of one block's look-back
+// behind the others' memory traffic, as long as the registers they leave each thread suffice.
 //
 // What it costs: waiting, for the tiles whose first elements need what came before them (the README's
 // table of segment patterns shows how much: least when every element is a head and no tile waits,

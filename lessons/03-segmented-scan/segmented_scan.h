@@ -48,7 +48,8 @@ enum class Pattern {
   Random,  ///< each element starts a segment with probability 1/1000 (lengths about 1000 on average)
   Single,  ///< one segment: only the first element is a head
   Ones,    ///< every segment has length 1: every element is a head
-  Mixed,   ///< mostly segments of 1 to 8 elements, one in eight of 10,000 to 1,000,000
+  Mixed,   ///< seven segments in eight of 1 to 8 elements, one in eight of 10,000 to 1,000,000:
+           ///< most segments are short, but nearly all elements lie in the long ones
 };
 
 /// What to scan: the element type and the operator.

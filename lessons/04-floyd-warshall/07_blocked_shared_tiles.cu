@@ -17,7 +17,7 @@
 //
 // Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3 reads its
 // tiles once per 32 k and keeps them in shared memory, so the matrix passes through memory n / 32
-// times instead of n times (bound) (the README's counters show the bytes phase 3 moves against step
+// times instead of n times (the README's counters show the bytes phase 3 moves against step
 // 04's, and its table at n = 8192, beyond the L2 cache, what that is worth).
 //
 // What it costs: 3 launches per round; phase 1 runs on a single block, and phases 1 and 2 go one k at

@@ -1,8 +1,8 @@
 // Lesson 04, step 08: the tiles in registers, register micro-tiles in the third phase, wider rounds.
 //
 // What changed: where a tile's values live. Phase 3 (nearly all the work) gets two things, aimed at
-// doing more updates per value fetched, that come together (an 8 x 8 micro-tile per thread of a 32 x 32 tile would leave a block
-// of 16 threads):
+// doing more updates per value fetched, that come together (an 8 x 8 micro-tile per thread of a
+// 32 x 32 tile would leave a block of 16 threads):
 //   - Register micro-tiles. Each thread owns an 8 x 8 block of its tile, kept in 64 registers for the
 //     whole phase. For each k it reads 8 values of d[i][k] and 8 of d[k][j] from shared memory (four
 //     16-byte loads) and does 64 updates with them. Step 07 read two values for every update.
@@ -29,6 +29,16 @@
 // 64 threads, eight to an SM). They win while n is small, because 128-wide rounds leave too few
 // tiles to keep every SM busy: round_width (08_blocked_register_tiles.cuh) picks 64 or 128 by n, for
 // this step and the three after it, and --tile 64 or --tile 128 forces one, to measure both.
+//
+// What it costs: registers. A thread holds its 64 values and the 16 operands of each k, far more
+// registers than step 07's phase 3 needs (the README's counters), and __launch_bounds__ caps them at
+// 128 so that two blocks of 256 threads (eight of 64) fit on an SM, and no more do: a quarter of the
+// warps an H100's SM can hold, so the 64 independent updates of each k must hide the latency that more
+// warps would. Then, a tile is big, so a round has few of them: at small n phase 3 leaves SMs idle or
+// with one block (the README's counters at n = 512 show its low occupancy). And the width is a rule
+// chosen by n (round_width), set from measurements on one GPU, and not the faster width for this
+// step at every n (the README's table "rounds of 64 and of 128"). n is also padded to a multiple of
+// 64 or 128 instead of 32.
 //
 // Bank conflicts: d[i][k] slices are stored transposed (at[k][i]), so both operands are read as
 // 16-byte vectors along a row of shared memory; a thread's 8 rows are two groups of 4, half a tile

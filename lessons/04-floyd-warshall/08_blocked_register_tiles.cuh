@@ -185,10 +185,10 @@ inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&,
 // reuses each value it loads twice as often; but phase 3 then comes in blocks of 256 threads, two to
 // an SM, and at small n there are too few of them to share out evenly (at n = 2048, 225 tiles for
 // the H100's 132 SMs: 93 SMs get two, 39 get one and then wait), while tiles of 64 come eight to an
-// SM and 961 of them. Rounds of 128 pay once phase 3 has kWavesFor128 full waves of
-// tiles of 128: measured on the H100 for steps 08 and 11, rounds of 64 win up to n = 3072 (2.2
-// waves) and, for step 11, rounds of 128 from n = 4096 (3.9 waves) on (the README's table "rounds of
-// 64 and of 128").
+// SM and 961 of them. Rounds of 128 pay once phase 3's grid at that width, tiles x tiles blocks (those
+// of row and column kb return at once), makes kWavesFor128 full waves: measured on the H100 for
+// steps 08 and 11, rounds of 64 win up to n = 3072 (576 blocks, 2.2 waves) and, for step 11, rounds
+// of 128 from n = 4096 (1024 blocks, 3.9 waves) on (the README's table "rounds of 64 and of 128").
 constexpr int kWavesFor128 = 3;
 inline int round_width(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested) {
   if (requested.tile != 0) return requested.tile;
