@@ -34,56 +34,21 @@
 #include "course/text_table.h"
 #include "course/timing.h"
 #include "course/verify.h"
-#include "10_wide_rows.cuh"
+#include "12_gpus_all_reduce.cuh"
 #include "12_gpus_all_reduce.h"
 #include "matvec.h"
 
 namespace gpus_rows {
-
-using matvec::LaunchPlan;
-
-// One GPU's share: A's rows first .. first + rows - 1, v, its part of C, and step 10's launch for them.
-struct Band {
-  int device = 0;
-  std::size_t first = 0, rows = 0;
-  cudaStream_t stream = nullptr;
-  LaunchPlan plan;
-  course::DeviceBuffer<float> a, v, c;
-  course::DeviceBuffer<unsigned char> scratch;
-
-  Band(const matvec::Problem& p, int device_, std::size_t first_, std::size_t rows_, const LaunchPlan& requested)
-      : device(device_), first(first_), rows(rows_) {
-    CUDA_CHECK(cudaSetDevice(device));  // everything below lives on this GPU
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    plan = wide_rows::plan_by_length(rows, p.columns, course::query_device(device), requested);
-    a = course::DeviceBuffer<float>(rows * p.columns, "a band of A");
-    v = course::DeviceBuffer<float>(p.columns, "vector v");
-    c = course::DeviceBuffer<float>(p.columns, "a part of C");
-    scratch = course::DeviceBuffer<unsigned char>(plan.scratch_bytes, "scratch");
-    a.upload(p.a.data() + first * p.columns, rows * p.columns);
-    v.upload(p.v);
-  }
-  ~Band() {
-    cudaSetDevice(device);  // the buffers, freed after this body, are this GPU's
-    if (stream != nullptr) cudaStreamDestroy(stream);
-  }
-  Band(const Band&) = delete;
-  Band& operator=(const Band&) = delete;
-};
 
 // The GPUs at work: a band each, and (on more than one) an NCCL communicator each.
 class Gpus {
  public:
   Gpus(const matvec::Problem& p, const std::vector<int>& devices, const LaunchPlan& requested) : columns_(p.columns) {
     const std::size_t k = devices.size();
-    if (p.rows < k)
-      throw course::UsageError("--gpus " + std::to_string(k) + ": A has " + std::to_string(p.rows) +
-                               " rows, fewer than the GPUs (each needs at least one)");
     if (k > 1 && !course::built_with_nccl())
       throw course::NotSupportedError("this build has no NCCL (see the CMake output): run it with --gpus 1");
     for (std::size_t g = 0; g < k; ++g) {
-      const std::size_t first = p.rows * g / k, last = p.rows * (g + 1) / k;  // the bands differ by a row at most
-      bands_.push_back(std::make_unique<Band>(p, devices[g], first, last - first, requested));
+      bands_.push_back(std::make_unique<Band>(p, devices[g], g, k, requested));
       streams_.push_back(bands_.back()->stream);
     }
 #ifdef COURSE_HAVE_NCCL
@@ -106,8 +71,7 @@ class Gpus {
   void run() {
     for (const auto& b : bands_) {
       CUDA_CHECK(cudaSetDevice(b->device));
-      wide_rows::run_by_plan(b->a.data(), b->v.data(), b->c.data(), b->rows, columns_, b->plan, b->scratch.data(),
-                             b->stream);
+      b->run(columns_);
     }
     all_reduce();
   }

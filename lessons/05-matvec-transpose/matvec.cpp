@@ -14,6 +14,7 @@
 #include "course/check.h"
 #include "course/data.h"
 #include "course/errors.h"
+#include "course/ranks.h"
 
 namespace matvec {
 
@@ -201,6 +202,11 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.options & kBlockThreadsOption)
     cli.add_integer_choice("block-threads", 0, {512, 1024}, "step 07's block layout: threads per block, 512 or 1024 "
                                                             "(0: 512 up to 8192 columns, else 1024)");
+  if (step.options & kProcessesOption) {
+    cli.add_integer("gpus", 0, "processes to start, one per GPU (default: every GPU of the machine)", 1, 4096);
+    cli.add_text("nccl-id", "", "under Slurm's srun: a file every task sees, where rank 0 hands NCCL's id to the "
+                                "others (one per run)", "FILE");
+  }
   if (step.options & kGpusOption) {
     cli.add_integer("gpus", 0, "GPUs to share A's rows (default: every GPU of the machine)", 1, 4096);
     cli.add_flag("scaling", "print the table of 1, 2, 4, ... GPUs (as many as the machine has) instead of one run");
@@ -224,6 +230,13 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kSharedVectorOption) request.requested.shared_vector = !cli.flag("no-shared-vector");
   if (step.options & kWholeRowsOption) request.requested.whole_rows = cli.flag("whole-rows");
   if (step.options & kNoBulkCopyOption) request.requested.no_bulk_copy = cli.flag("no-bulk-copy");
+  if (step.options & kProcessesOption) {
+    request.gpus = cli.integer("gpus");
+    request.nccl_id = cli.text("nccl-id");
+    const course::Rank me = course::this_rank();  // refused here, before the GPU is looked for
+    if (me.ranks > 1 && me.shared.empty() && request.nccl_id.empty())
+      throw course::UsageError("started by " + me.launcher + ": --nccl-id FILE must name a file every process sees");
+  }
   if (step.options & kGpusOption) {
     request.gpus = cli.integer("gpus");
     request.scaling = cli.flag("scaling");

@@ -142,6 +142,7 @@ enum StepOption : unsigned {
   kWholeRowsOption = 512u,       ///< --whole-rows: step 05's A v without cutting few rows into pieces
   kWideLayoutOption = 1024u,     ///< --layout also takes wide (step 10)
   kGpusOption = 2048u,           ///< --gpus K and --scaling: step 12 on K GPUs, or its table of 1, 2, 4, ... GPUs
+  kProcessesOption = 4096u,      ///< --gpus K and --nccl-id FILE: step 13, one process per GPU
 };
 
 /// One rung of the ladder.
@@ -185,6 +186,7 @@ struct Request : course::StepRequest {
                          ///< --block-threads, --warp-e32, --rows-ahead, --no-bulk-copy
   long long gpus = 0;    ///< --gpus (step 12): how many GPUs, 0 for every GPU of the machine
   bool scaling = false;  ///< --scaling (step 12): the table of 1, 2, 4, ... GPUs instead of one run
+  std::string nccl_id;   ///< --nccl-id (step 13): where rank 0 hands NCCL's id to the others under Slurm
 };
 
 /// Lesson 05 as the course's step skeleton sees it (course/step_program.h): its options, its

@@ -43,4 +43,39 @@ inline void check_nccl(ncclResult_t status, const char* what, const char* file, 
 
 /// Checks one NCCL call: `NCCL_CHECK(ncclAllReduce(...));`
 #define NCCL_CHECK(call) ::course::check_nccl((call), #call, __FILE__, __LINE__)
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+namespace course {
+
+/// NCCL's unique id for a run of several processes, handed from rank 0 to the others through @p file,
+/// which every process must see (a shared file system across machines): rank 0 makes the id and
+/// writes it under another name, then renames it, so that no process reads half of it; the others
+/// wait for the file, up to @p timeout_s seconds (then one line), and read it.
+inline ncclUniqueId shared_nccl_id(int rank, const std::string& file, double timeout_s = 120) {
+  ncclUniqueId id{};
+  if (rank == 0) {
+    NCCL_CHECK(ncclGetUniqueId(&id));
+    const std::string part = file + ".part";
+    std::ofstream(part, std::ios::binary).write(id.internal, sizeof id.internal);
+    if (std::rename(part.c_str(), file.c_str()) != 0)
+      throw UsageError("cannot write NCCL's id to " + file + " (is its folder there and writable?)");
+    return id;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    std::ifstream in(file, std::ios::binary);
+    if (in.read(id.internal, sizeof id.internal)) return id;
+    if (std::chrono::steady_clock::now() > deadline)
+      throw UsageError("rank " + std::to_string(rank) + ": no NCCL id in " + file + " after " +
+                       std::to_string(static_cast<int>(timeout_s)) + " s (did rank 0 start, and does every process see "
+                       "that file?)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace course
 #endif
