@@ -24,6 +24,10 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_integer("threads", 0, "threads per block (0: the step's choice)", 0, 1024);
     cli.add_integer("blocks", 0, "blocks per grid for steps that choose it (0: the step's choice)", 0, 2147483647);
   }
+  if (step.on_gpus) {
+    cli.add_integer("gpus", 0, "GPUs to share the array (default: every GPU of the machine)", 1, 4096);
+    cli.add_flag("scaling", "print the table of 1, 2, 4, ... GPUs (as many as the machine has) instead of one run");
+  }
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -31,6 +35,11 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (course::runs_on_gpu(step)) {
     request.requested.threads = static_cast<int>(cli.integer("threads"));
     request.requested.blocks = static_cast<int>(cli.integer("blocks"));
+  }
+  if (step.on_gpus) {
+    request.gpus = cli.integer("gpus");
+    request.scaling = cli.flag("scaling");
+    if (request.scaling && cli.given("gpus")) throw course::UsageError("--scaling runs every number of GPUs: leave out --gpus");
   }
 }
 
@@ -64,11 +73,15 @@ int finish(const course::Measurement& m, const std::vector<float>& values, float
 }  // namespace
 
 int report_gpu(course::Measurement m, const std::vector<float>& values, float got, const Request& request,
-               const std::string& launch) {
-  m.device = course::query_device().name;
-  // A reduction only reads: its ceiling is the read-only stream, which on some GPUs outruns a copy.
+               const std::string& launch, int gpus) {
+  const course::DeviceFacts device = course::query_device();
+  m.device = gpus > 1 ? std::to_string(gpus) + " x " + device.name : device.name;
+  // A reduction only reads: its ceiling is the read-only stream (of every GPU at work), which on some
+  // GPUs outruns a copy.
   course::set_bandwidth_ceiling(m, request.common, course::Bandwidth::kRead);
-  m.compute_ceiling = course::query_device().fp32_instruction_rate_gops();  // one compare per lane per clock
+  m.ceiling *= gpus;
+  if (gpus > 1) m.ceiling_name = "read bandwidth of " + std::to_string(gpus) + " GPUs";
+  m.compute_ceiling = gpus * device.fp32_instruction_rate_gops();  // one compare per lane per clock
   return finish(m, values, got, request, "; " + launch);
 }
 

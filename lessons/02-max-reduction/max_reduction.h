@@ -48,6 +48,9 @@ struct Step {
 
   /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
   bool all_cores = false;
+
+  /// Step 11: whether the step takes --gpus K and --scaling (it runs on several GPUs).
+  bool on_gpus = false;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -57,6 +60,8 @@ extern const Step kThisStep;
 struct Request : course::StepRequest {
   std::size_t n = kDefaultCount;  ///< number of floats (when they are generated)
   LaunchPlan requested;           ///< --threads and --blocks (0: the step's choice)
+  long long gpus = 0;             ///< --gpus (step 11): how many GPUs, 0 for every GPU of the machine
+  bool scaling = false;           ///< --scaling (step 11): the table of 1, 2, 4, ... GPUs instead of one run
 };
 
 /// Lesson 02 as the course's step skeleton sees it (course/step_program.h): its options, its
@@ -84,9 +89,10 @@ std::vector<float> load_input(const Request& request);
 
 /// Finishes a GPU step's measurement: checks `got` exactly against the largest of `values`, adds the
 /// ceilings and `launch` (e.g. "160000 blocks x 256 threads"), prints the report and writes --output.
-/// Returns the program's exit code (0 only on PASS).
+/// Returns the program's exit code (0 only on PASS). A step on @p gpus GPUs (step 11) names them and
+/// counts every GPU's bandwidth in its ceiling.
 int report_gpu(course::Measurement m, const std::vector<float>& values, float got, const Request& request,
-               const std::string& launch);
+               const std::string& launch, int gpus = 1);
 
 /// The reference answer: the largest value, found by the standard library.
 float reference_max(const float* values, std::size_t n);

@@ -52,17 +52,9 @@ class Gpus {
       streams_.push_back(bands_.back()->stream);
     }
 #ifdef COURSE_HAVE_NCCL
-    if (k > 1) {
-      comms_.resize(k);
-      NCCL_CHECK(ncclCommInitAll(comms_.data(), static_cast<int>(k), devices.data()));
-    }
+    comms_ = std::make_unique<course::Communicators>(devices);
 #endif
     CUDA_CHECK(cudaSetDevice(devices[0]));
-  }
-  ~Gpus() {
-#ifdef COURSE_HAVE_NCCL
-    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
-#endif
   }
   Gpus(const Gpus&) = delete;
   Gpus& operator=(const Gpus&) = delete;
@@ -80,10 +72,10 @@ class Gpus {
   // them all (NCCL starts the collective once every GPU's call is in).
   void all_reduce() {
 #ifdef COURSE_HAVE_NCCL
-    if (comms_.empty()) return;  // one GPU: its part is C
+    if (comms_->empty()) return;  // one GPU: its part is C
     NCCL_CHECK(ncclGroupStart());
     for (std::size_t g = 0; g < bands_.size(); ++g)
-      NCCL_CHECK(ncclAllReduce(bands_[g]->c.data(), bands_[g]->c.data(), columns_, ncclFloat, ncclSum, comms_[g],
+      NCCL_CHECK(ncclAllReduce(bands_[g]->c.data(), bands_[g]->c.data(), columns_, ncclFloat, ncclSum, (*comms_)[g],
                                bands_[g]->stream));
     NCCL_CHECK(ncclGroupEnd());
 #endif
@@ -130,7 +122,7 @@ class Gpus {
   std::vector<std::unique_ptr<Band>> bands_;
   std::vector<cudaStream_t> streams_;
 #ifdef COURSE_HAVE_NCCL
-  std::vector<ncclComm_t> comms_;
+  std::unique_ptr<course::Communicators> comms_;  // destroyed before the GPUs' shares
 #endif
 };
 

@@ -44,6 +44,31 @@ inline void check_nccl(ncclResult_t status, const char* what, const char* file, 
 /// Checks one NCCL call: `NCCL_CHECK(ncclAllReduce(...));`
 #define NCCL_CHECK(call) ::course::check_nccl((call), #call, __FILE__, __LINE__)
 
+namespace course {
+
+/// The NCCL communicators of one process's GPUs, one per GPU, made together by ncclCommInitAll and
+/// destroyed with this object; none for a single GPU, which needs no collective.
+class Communicators {
+ public:
+  explicit Communicators(const std::vector<int>& devices) {
+    if (devices.size() < 2) return;
+    comms_.resize(devices.size());
+    NCCL_CHECK(ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()));
+  }
+  ~Communicators() {
+    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
+  }
+  Communicators(const Communicators&) = delete;
+  Communicators& operator=(const Communicators&) = delete;
+  bool empty() const { return comms_.empty(); }                  ///< one GPU: no collective to run
+  ncclComm_t operator[](std::size_t g) const { return comms_[g]; }  ///< GPU g's communicator
+
+ private:
+  std::vector<ncclComm_t> comms_;
+};
+
+}  // namespace course
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
