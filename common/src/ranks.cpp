@@ -38,7 +38,10 @@ Rank this_rank() {
     r.ranks = number_from("COURSE_RANKS", 1);
     r.local = number_from("COURSE_LOCAL_RANK", r.rank);
     if (const char* shared = std::getenv("COURSE_RANK_SHARED")) r.shared = shared;
-  } else if (std::getenv("SLURM_PROCID") != nullptr && std::getenv("SLURM_NTASKS") != nullptr) {
+  } else if (std::getenv("SLURM_STEP_ID") != nullptr && std::getenv("SLURM_PROCID") != nullptr &&
+             std::getenv("SLURM_NTASKS") != nullptr) {
+    // A task of srun's. (A batch script has SLURM_PROCID and SLURM_NTASKS too, but no step: a program
+    // it runs by hand is started by hand.)
     r.launcher = "slurm";
     r.rank = number_from("SLURM_PROCID", 0);
     r.ranks = number_from("SLURM_NTASKS", 1);

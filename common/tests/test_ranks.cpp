@@ -16,7 +16,7 @@ int start(int ranks, const std::string& script) { return course::start_ranks(ran
 // Unsets the launchers' variables for the length of a test (and restores none: the tests set their own).
 void clear_launchers() {
   for (const char* name : {"COURSE_RANK", "COURSE_RANKS", "COURSE_LOCAL_RANK", "COURSE_RANK_SHARED", "SLURM_PROCID",
-                           "SLURM_NTASKS", "SLURM_LOCALID"})
+                           "SLURM_NTASKS", "SLURM_LOCALID", "SLURM_STEP_ID"})
     unsetenv(name);
 }
 
@@ -51,6 +51,8 @@ TEST_CASE("a process reads its rank from the course's launcher or from Slurm's, 
   setenv("SLURM_PROCID", "5", 1);
   setenv("SLURM_NTASKS", "8", 1);
   setenv("SLURM_LOCALID", "1", 1);
+  REQUIRE(course::this_rank().launcher.empty());  // a batch script's variables, but no srun step
+  setenv("SLURM_STEP_ID", "0", 1);
   const course::Rank slurm = course::this_rank();
   REQUIRE(slurm.launcher == "slurm");
   REQUIRE(slurm.rank == 5);

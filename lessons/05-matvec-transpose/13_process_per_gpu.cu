@@ -11,8 +11,9 @@
 // Started by hand, the program is its own launcher: it starts one copy of itself per GPU (--gpus K,
 // every GPU by default) with COURSE_RANK, COURSE_RANKS and a folder they share for the id, waits for
 // them, and ends as they do (course::start_ranks). Under Slurm, srun starts the copies, on one or
-// several machines, and sets SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID; --nccl-id names the file
-// for the id, on a file system every machine sees:
+// several machines, and sets SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID in each task of its step
+// (a batch script's own shell has the first two as well, but no step: run there by hand, the program
+// is its own launcher); --nccl-id names the file for the id, on a file system every machine sees:
 //
 //   srun --nodes 2 --ntasks-per-node 4 --gpus-per-node 4 build/bin/lesson05_13_process_per_gpu \
 //        --nccl-id $HOME/nccl-id.$SLURM_JOB_ID

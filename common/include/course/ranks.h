@@ -17,8 +17,9 @@ struct Rank {
 };
 
 /// This process's rank: from the course's own launcher (COURSE_RANK, COURSE_RANKS, COURSE_LOCAL_RANK,
-/// COURSE_RANK_SHARED) or from Slurm's srun (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID); a process
-/// started by hand is rank 0 of 1 with no launcher. Throws UsageError for values that do not fit.
+/// COURSE_RANK_SHARED) or from a task of Slurm's srun (SLURM_STEP_ID set, SLURM_PROCID, SLURM_NTASKS,
+/// SLURM_LOCALID); a process started by hand, a batch script's own included, is rank 0 of 1 with no
+/// launcher. Throws UsageError for values that do not fit.
 Rank this_rank();
 
 /// The course's launcher: starts @p ranks copies of the command @p argv, copy r with COURSE_RANK=r,
