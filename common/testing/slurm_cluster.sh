@@ -31,6 +31,17 @@ stop_slurm() {
   slurm_dir=""
 }
 
+# stop_slurm_and_check: stops the cluster and fails (prints FAILED, returns 1) if any daemon it
+# started is still running afterwards.
+stop_slurm_and_check() {
+  local pids pid
+  pids=$(cat "$slurm_dir"/*.pid 2>/dev/null)
+  stop_slurm
+  for pid in $pids; do
+    if kill -0 "$pid" 2>/dev/null; then echo "FAILED: process $pid is still running after the stop"; return 1; fi
+  done
+}
+
 # start_slurm DIR: starts the cluster (one node, localhost, every core of this machine) and waits until
 # its node is idle. Ports come from this shell's process number, so two tests side by side do not meet.
 start_slurm() {

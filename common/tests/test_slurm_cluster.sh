@@ -19,9 +19,5 @@ wait_for_jobs 120 || { squeue; echo "FAILED: the jobs did not finish within 120 
 [ "$(wc -l <"$work/out/merged.txt")" -eq 20 ] || { echo "FAILED: the merge saw $(wc -l <"$work/out/merged.txt") of 20 tasks"; exit 1; }
 grep -q "^task 20 of job $array$" "$work/out/merged.txt" || { echo "FAILED: task 20 is not in the merge"; exit 1; }
 
-pids=$(cat "$work"/slurm/*.pid)
-stop_slurm
-for pid in $pids; do
-  if kill -0 "$pid" 2>/dev/null; then echo "FAILED: process $pid is still running after the stop"; exit 1; fi
-done
+stop_slurm_and_check || exit 1
 echo "one-node Slurm: 20 array tasks and the job after them ran; every daemon stopped"

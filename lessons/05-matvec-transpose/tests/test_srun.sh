@@ -37,9 +37,5 @@ if [ "${gpus:-0}" -ge 1 ]; then
 else
   [ "$(grep -c 'skipped' <<<"$out")" = 2 ] || { echo "FAILED: not both tasks started and skipped (no GPU here)"; exit 1; }
 fi
-pids=$(cat "$work"/slurm/*.pid)
-stop_slurm
-for pid in $pids; do
-  if kill -0 "$pid" 2>/dev/null; then echo "FAILED: process $pid is still running after the stop"; exit 1; fi
-done
+stop_slurm_and_check || exit 1
 echo "ok: srun started step 13 as two tasks"
