@@ -251,6 +251,35 @@ function(course_add_step)
   endif()
 endfunction()
 
+# course_add_gpus_step(LESSON <nn> SOURCE <NN_name.cu> LIBRARIES ... TEST_SOURCES ... ON_EACH <text>
+#                      TWO_GPU_ARGS <size option>... [CASES "<what>|<arguments>|<message>"...])
+# A step that runs on every GPU of the machine (--gpus K, --scaling), a STANDALONE page linked with
+# NCCL (course_nccl): out of the one-GPU ladder, its table the runner's report of --scaling; its tests
+# (label gpu), compute-sanitizer on one GPU (--gpus 1), its usage tests (the defaults, --gpus 0,
+# --scaling with --gpus, and CASES), and "<step>: PASSes on 2 GPUs, <ON_EACH> on each (skipped with
+# fewer)", which runs common/tests/test_two_gpus.sh with TWO_GPU_ARGS.
+function(course_add_gpus_step)
+  cmake_parse_arguments(G "" "LESSON;SOURCE;ON_EACH" "LIBRARIES;TEST_SOURCES;TWO_GPU_ARGS;CASES" ${ARGN})
+  get_filename_component(stem ${G_SOURCE} NAME_WE)
+  set(target lesson${G_LESSON}_${stem})
+  course_add_step(LESSON ${G_LESSON} SOURCE ${G_SOURCE} STANDALONE NO_LADDER LIBRARIES ${G_LIBRARIES} course_nccl
+                  TEST_SOURCES ${G_TEST_SOURCES} TEST_LABELS gpu SANITIZE_ARGS --gpus 1)
+  course_add_report(LESSON ${G_LESSON} TARGET ${target} ARGS --scaling NO_SANITIZE)
+  if(NOT COURSE_BUILD_TESTS)
+    return()
+  endif()
+  course_add_usage_tests(LESSON ${G_LESSON} PROGRAMS ${target})
+  course_add_usage_tests(LESSON ${G_LESSON} PROGRAMS ${target} NO_DEFAULTS CASES
+    "--gpus 0|--gpus 0|--gpus: 0 is out of range [1, 4096]"
+    "--scaling with --gpus|--scaling --gpus 2|--scaling runs every number of GPUs: leave out --gpus"
+    ${G_CASES})
+  set(name "lesson${G_LESSON}.${stem}: PASSes on 2 GPUs, ${G_ON_EACH} on each (skipped with fewer)")
+  add_test(NAME "${name}"
+           COMMAND bash ${PROJECT_SOURCE_DIR}/common/tests/run_with_gpus.sh 2
+                   bash ${PROJECT_SOURCE_DIR}/common/tests/test_two_gpus.sh $<TARGET_FILE:${target}> ${G_TWO_GPU_ARGS})
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;lesson${G_LESSON}" SKIP_RETURN_CODE 77)
+endfunction()
+
 # course_add_steps(LESSON <nn> LIBRARIES <target>... STEPS <NN_name.cpp|.cu>...)
 # A lesson's usual steps, in ladder order: each is its file plus the lesson's main (step_main.cpp),
 # tested by tests/test_cpu_step.cpp (a .cpp step, label cpu) or tests/test_gpu_step.cpp (a .cu step,
