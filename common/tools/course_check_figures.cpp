@@ -287,14 +287,18 @@ int check_readmes(const fs::path& root) {
     const std::string where = fs::relative(page, root).string();
     for (const Paragraph& paragraph : prose_of(read_text(page))) {
       std::string text;
-      for (const auto& line : paragraph) text += line.second + "\n";
+      std::vector<std::pair<int, std::vector<Figure>>> figures;  // each line's, read once
+      for (const auto& [line_number, line] : paragraph) {
+        text += line + "\n";
+        figures.emplace_back(line_number, figures_in(line));
+      }
       std::vector<double> operands = operands_in(text);
-      for (const auto& line : paragraph)  // every time and rate, in the tables' unit (53.6 s as 53600 ms)
-        for (const Figure& f : figures_in(line.second))
+      for (const auto& line : figures)  // every time and rate, in the tables' unit (53.6 s as 53600 ms)
+        for (const Figure& f : line.second)
           if (f.kind == Kind::Time || f.kind == Kind::Rate) operands.push_back(f.value / f.scale);
       const std::vector<double> paragraph_ratios = ratios_of(operands);
-      for (const auto& [line_number, line] : paragraph)
-        for (const Figure& f : figures_in(line)) {
+      for (const auto& [line_number, line_figures] : figures)
+        for (const Figure& f : line_figures) {
           ++checked;
           if (holds(f, m, paragraph_ratios)) continue;
           ++failures;
