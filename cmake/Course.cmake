@@ -252,19 +252,21 @@ function(course_add_step)
 endfunction()
 
 # course_add_gpus_step(LESSON <nn> SOURCE <NN_name.cu> LIBRARIES ... TEST_SOURCES ... ON_EACH <text>
-#                      TWO_GPU_ARGS <size option>... [CASES "<what>|<arguments>|<message>"...])
+#                      TWO_GPU_ARGS <size option>... [REPORT_ARGS <option>...]
+#                      [CASES "<what>|<arguments>|<message>"...])
 # A step that runs on every GPU of the machine (--gpus K, --scaling), a STANDALONE page linked with
-# NCCL (course_nccl): out of the one-GPU ladder, its table the runner's report of --scaling; its tests
+# NCCL (course_nccl): out of the one-GPU ladder, its table the runner's report of --scaling (with
+# REPORT_ARGS, the size of that table); its tests
 # (label gpu), compute-sanitizer on one GPU (--gpus 1), its usage tests (the defaults, --gpus 0,
 # --scaling with --gpus, and CASES), and "<step>: PASSes on 2 GPUs, <ON_EACH> on each (skipped with
 # fewer)", which runs common/tests/test_two_gpus.sh with TWO_GPU_ARGS.
 function(course_add_gpus_step)
-  cmake_parse_arguments(G "" "LESSON;SOURCE;ON_EACH" "LIBRARIES;TEST_SOURCES;TWO_GPU_ARGS;CASES" ${ARGN})
+  cmake_parse_arguments(G "" "LESSON;SOURCE;ON_EACH" "LIBRARIES;TEST_SOURCES;TWO_GPU_ARGS;REPORT_ARGS;CASES" ${ARGN})
   get_filename_component(stem ${G_SOURCE} NAME_WE)
   set(target lesson${G_LESSON}_${stem})
   course_add_step(LESSON ${G_LESSON} SOURCE ${G_SOURCE} STANDALONE NO_LADDER LIBRARIES ${G_LIBRARIES} course_nccl
                   TEST_SOURCES ${G_TEST_SOURCES} TEST_LABELS gpu SANITIZE_ARGS --gpus 1)
-  course_add_report(LESSON ${G_LESSON} TARGET ${target} ARGS --scaling NO_SANITIZE)
+  course_add_report(LESSON ${G_LESSON} TARGET ${target} ARGS --scaling ${G_REPORT_ARGS} NO_SANITIZE)
   if(NOT COURSE_BUILD_TESTS)
     return()
   endif()

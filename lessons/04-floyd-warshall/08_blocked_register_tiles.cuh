@@ -9,7 +9,9 @@
 // kStagedK values at a time, in kStages buffers. Which tile a block updates is the launcher's
 // choice, given by a type with
 //   __device__ static bool pick(int kb, int& bi, int& bj)
-// that names block blockIdx's tile (bi, bj), or answers false when the block has nothing to do.
+// that names block blockIdx's tile (bi, bj), or answers false when the block has nothing to do. A
+// type whose pick needs more than kb (step 12's band of tile rows) makes it a const member and is
+// passed to the kernel as its last argument.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -139,11 +141,11 @@ struct ChunkLoop<1, kTile> {
 // SM (two blocks of 256, eight of 64): at most 128 registers a thread.
 template <class Tiles, int kStages, int kTile = kRegisterTile>
 __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTileBlock<kTile>::kThreads)
-    min_plus_registers(std::int32_t* d, int n, int kb) {
+    min_plus_registers(std::int32_t* d, int n, int kb, Tiles tiles = Tiles{}) {
   static_assert(kStages == 1 || kStages == 2, "one stage, or two used in turn");
   using Block = MicroTileBlock<kTile>;
   int bi, bj;
-  if (!Tiles::pick(kb, bi, bj)) return;
+  if (!tiles.pick(kb, bi, bj)) return;
   __shared__ alignas(16) std::int32_t at[kStages][kStagedK][Block::kTransposedPitch];  // at[s][k][r] = d[i0 + r][k]
   __shared__ alignas(16) std::int32_t bk[kStages][kStagedK][kTile];                    // bk[s][k][c] = d[k][j0 + c]
   const int tx = threadIdx.x % Block::kSide, ty = threadIdx.x / Block::kSide;

@@ -127,6 +127,11 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.takes_register_phases)
     cli.add_flag("register-phases", "phases 1 and 2 as step 08 writes them: the tile in registers, column k by "
                                     "shuffle, row k through two shared buffers");
+  if (step.on_gpus) {
+    cli.add_integer("gpus", 0, "GPUs to share the rows (default: every GPU of the machine)", 1, 4096);
+    cli.add_flag("scaling", "print the table of 1, 2, 4, ... GPUs (as many as the machine has) instead of one run");
+    cli.add_flag("in-turn", "wait for each round's broadcast before the round goes on (no look-ahead)");
+  }
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -142,6 +147,14 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   }
   if (step.takes_tile) request.requested.tile = static_cast<int>(cli.integer("tile"));
   if (step.takes_register_phases) request.requested.register_phases = cli.flag("register-phases");
+  if (step.on_gpus) {
+    request.gpus = cli.integer("gpus");
+    request.scaling = cli.flag("scaling");
+    request.in_turn = cli.flag("in-turn");
+    if (request.scaling && cli.given("gpus")) throw course::UsageError("--scaling runs every number of GPUs: leave out --gpus");
+    if (request.scaling && request.in_turn)
+      throw course::UsageError("--scaling times both schedules: leave out --in-turn");
+  }
 }
 
 course::Measurement Lesson::describe(const Step& step, const Request& request) {
@@ -177,17 +190,14 @@ Input load_input(const Request& request) {
   return in;
 }
 
-namespace {
-
-// Whether --check (`how`) compares every distance, or only sampled rows.
 bool checks_every_distance(std::size_t n, const std::string& how) {
   return how == "full" || (how == "auto" && n <= 4096);
 }
 
 // The check: every distance against the CPU reference, or (for large n, where the reference takes
 // minutes) sampled rows recomputed independently by Dijkstra's algorithm.
-course::Verdict check(const std::vector<std::int32_t>& graph, std::size_t n, const std::vector<std::int32_t>& got,
-                      const std::string& how) {
+course::Verdict check_distances(const std::vector<std::int32_t>& graph, std::size_t n,
+                                const std::vector<std::int32_t>& got, const std::string& how) {
   if (checks_every_distance(n, how)) {
     const std::vector<std::int32_t> expected = reference_distances(graph, n);
     return course::compare_exact(got.data(), expected.data(), n * n);
@@ -209,11 +219,13 @@ course::Verdict check(const std::vector<std::int32_t>& graph, std::size_t n, con
   return overall;
 }
 
+namespace {
+
 // The verdict (as --check says), the report, and the distances to --output.
 int finish(const course::Measurement& m, const Input& in, const std::vector<std::int32_t>& dist,
            const Request& request) {
   const std::size_t n = in.n;
-  const course::Verdict v = check(in.graph, n, dist, request.check);
+  const course::Verdict v = check_distances(in.graph, n, dist, request.check);
   const bool sampled = !checks_every_distance(n, request.check);
   const std::string detail =
       v.describe(n) + (sampled ? " [" + std::to_string(v.checked / n) + " rows checked by Dijkstra]" : "");
@@ -226,12 +238,15 @@ int finish(const course::Measurement& m, const Input& in, const std::vector<std:
 
 }  // namespace
 
-int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Request& request) {
+int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist, const Request& request,
+               int gpus, const std::string& launch) {
   const course::DeviceFacts device = course::query_device();
-  m.device = device.name;
-  m.ceiling = device.peak_int32_gops();
-  m.ceiling_name = "integer issue rate (one add-min per lane per clock)";
+  m.device = gpus > 1 ? std::to_string(gpus) + " x " + device.name : device.name;
+  m.ceiling = gpus * device.peak_int32_gops();
+  m.ceiling_name = gpus > 1 ? "integer issue rate of " + std::to_string(gpus) + " GPUs"
+                            : "integer issue rate (one add-min per lane per clock)";
   m.compute_ceiling = m.ceiling;
+  m.launch = launch;
   return finish(m, in, dist, request);
 }
 

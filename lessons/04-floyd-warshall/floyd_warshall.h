@@ -20,6 +20,7 @@
 
 #include "course/device.h"
 #include "course/step_program.h"
+#include "course/verify.h"
 
 namespace floyd_warshall {
 
@@ -41,6 +42,14 @@ struct GraphOptions {
   int parts = 4;                            ///< vertices fall into this many parts with no edges between them
   std::uint64_t seed = 1;                   ///< generator seed
 };
+
+/// The generator's defaults with n vertices and @p seed (what the tests draw their graphs with).
+inline GraphOptions graph_options(std::size_t n, std::uint64_t seed) {
+  GraphOptions o;
+  o.vertices = n;
+  o.seed = seed;
+  return o;
+}
 
 /// A seeded random graph: vertex v belongs to part hash(v) mod parts, edges only join vertices of the
 /// same part (so some pairs are unreachable), each present with probability `density`, weights
@@ -101,6 +110,8 @@ struct Step {
   bool takes_tile = false;
   /// Whether the step takes --register-phases (LaunchPlan::register_phases): step 07.
   bool takes_register_phases = false;
+  /// Whether the step takes --gpus K, --scaling and --in-turn (it runs on several GPUs): step 12.
+  bool on_gpus = false;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -111,6 +122,9 @@ struct Request : course::StepRequest {
   GraphOptions graph;          ///< --n (or the step's default), --density, --max-weight, --parts, --seed
   std::string check = "auto";  ///< --check: full, sample or auto
   LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile (0: the step's choice), --register-phases
+  long long gpus = 0;          ///< --gpus (step 12): how many GPUs, 0 for every GPU of the machine
+  bool scaling = false;        ///< --scaling (step 12): the table of 1, 2, 4, ... GPUs instead of one run
+  bool in_turn = false;        ///< --in-turn (step 12): each round's broadcast waited for, not overlapped
 };
 
 /// Lesson 04 as the course's step skeleton sees it (course/step_program.h): its options, its
@@ -147,9 +161,16 @@ Input load_input(const Request& request);
 
 /// Finishes a GPU step's measurement: checks `dist` exactly (against the CPU reference, or rows by
 /// Dijkstra, as --check says), adds the GPU and its integer ceiling, prints the report and writes
-/// --output. Returns the program's exit code (0 only on PASS).
+/// --output. Returns the program's exit code (0 only on PASS). A step on @p gpus GPUs (step 12) names
+/// them, says how it launched (@p launch) and counts every GPU's issue rate in its ceiling.
 int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist,
-               const Request& request);
+               const Request& request, int gpus = 1, const std::string& launch = "");
+
+/// Whether --check (`how`) compares every distance against the CPU reference (else sampled rows by
+/// Dijkstra), and the check itself: a verdict on @p got, the distances of @p graph.
+bool checks_every_distance(std::size_t n, const std::string& how);
+course::Verdict check_distances(const std::vector<std::int32_t>& graph, std::size_t n,
+                                const std::vector<std::int32_t>& got, const std::string& how);
 
 /// Runs a GPU step once on `graph` and returns the distances (the output poisoned first). Used by the
 /// tests. Throws course::CudaError on any CUDA failure.

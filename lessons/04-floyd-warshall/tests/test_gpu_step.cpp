@@ -40,12 +40,6 @@ std::vector<std::size_t> sizes_for_this_step() {
   return sizes;
 }
 
-floyd_warshall::GraphOptions options(std::size_t n, std::uint64_t seed) {
-  floyd_warshall::GraphOptions o;
-  o.vertices = n;
-  o.seed = seed;
-  return o;
-}
 
 // Which way the chain of require_option_matches runs: 0 -> 1 -> ... (weights 1 to 5) or the other way
 // (weights 1 to 7).
@@ -56,7 +50,8 @@ enum class Chain { kForward, kBackward };
 // through every round.
 void require_option_matches(const floyd_warshall::LaunchPlan& requested, std::uint64_t seed, Chain way) {
   for (std::size_t n : sizes_for_this_step())
-    if (n <= 1000) require_step_matches(floyd_warshall::make_graph(options(n, seed)), n, requested);
+    if (n <= 1000)
+      require_step_matches(floyd_warshall::make_graph(floyd_warshall::graph_options(n, seed)), n, requested);
   const std::size_t n = std::min<std::size_t>(300, kThisStep.largest_test_vertices);
   auto chain = floyd_warshall::graph_without_edges(n);
   if (way == Chain::kForward)
@@ -72,13 +67,13 @@ TEST_CASE("matches the CPU on awkward sizes and several seeds") {
   for (std::size_t n : sizes_for_this_step())
     for (auto seed : course::test_seeds()) {
       if (n > 100 && seed > 1) continue;  // one seed is enough for the big ones
-      require_step_matches(floyd_warshall::make_graph(options(n, seed)), n);
+      require_step_matches(floyd_warshall::make_graph(floyd_warshall::graph_options(n, seed)), n);
     }
 }
 
 TEST_CASE("matches the CPU at the default size") {
   const std::size_t n = std::min(kThisStep.default_vertices, kThisStep.largest_test_vertices);
-  require_step_matches(floyd_warshall::make_graph(options(n, 5)), n);
+  require_step_matches(floyd_warshall::make_graph(floyd_warshall::graph_options(n, 5)), n);
 }
 
 TEST_CASE("a graph without edges: everything stays unreachable") {
@@ -92,13 +87,13 @@ TEST_CASE("a graph without edges: everything stays unreachable") {
 
 TEST_CASE("unreachable parts, dense parts and zero weights") {
   const std::size_t n = std::min<std::size_t>(200, kThisStep.largest_test_vertices);
-  auto o = options(n, 9);
+  auto o = floyd_warshall::graph_options(n, 9);
   o.parts = 7;  // many pairs unreachable
   require_step_matches(floyd_warshall::make_graph(o), n);
   o.parts = 1;
   o.density = 1.0;  // complete graph
   require_step_matches(floyd_warshall::make_graph(o), n);
-  auto zero = floyd_warshall::make_graph(options(n, 10));
+  auto zero = floyd_warshall::make_graph(floyd_warshall::graph_options(n, 10));
   for (auto& w : zero)
     if (w != kNoEdge && w % 3 == 0) w = 0;  // zero-weight edges make many ties
   require_step_matches(zero, n);
@@ -125,7 +120,7 @@ TEST_CASE("the largest allowed weights never overflow") {
 
 TEST_CASE("any launch configuration gives the same distances") {
   const std::size_t n = std::min<std::size_t>(257, kThisStep.largest_test_vertices);
-  const auto graph = floyd_warshall::make_graph(options(n, 12));
+  const auto graph = floyd_warshall::make_graph(floyd_warshall::graph_options(n, 12));
   for (int threads : {32, 96, 1024})
     for (int blocks : {0, 1, 7}) {
       floyd_warshall::LaunchPlan requested;

@@ -12,15 +12,6 @@
 using Catch::Matchers::Contains;
 using floyd_warshall::kNoEdge;
 
-namespace {
-floyd_warshall::GraphOptions options(std::size_t n, std::uint64_t seed) {
-  floyd_warshall::GraphOptions o;
-  o.vertices = n;
-  o.seed = seed;
-  return o;
-}
-}  // namespace
-
 TEST_CASE("two no-edge sentinels add without overflow and never win a min") {
   const std::int32_t sum = kNoEdge + kNoEdge;  // would be undefined behaviour if it overflowed
   REQUIRE(sum > kNoEdge);
@@ -29,9 +20,9 @@ TEST_CASE("two no-edge sentinels add without overflow and never win a min") {
 }
 
 TEST_CASE("the generator is seeded, has a zero diagonal and weights in range") {
-  auto a = floyd_warshall::make_graph(options(300, 1));
-  REQUIRE(a == floyd_warshall::make_graph(options(300, 1)));
-  REQUIRE(a != floyd_warshall::make_graph(options(300, 2)));
+  auto a = floyd_warshall::make_graph(floyd_warshall::graph_options(300, 1));
+  REQUIRE(a == floyd_warshall::make_graph(floyd_warshall::graph_options(300, 1)));
+  REQUIRE(a != floyd_warshall::make_graph(floyd_warshall::graph_options(300, 2)));
   std::size_t edges = 0;
   for (std::size_t i = 0; i < 300; ++i)
     for (std::size_t j = 0; j < 300; ++j) {
@@ -49,9 +40,10 @@ TEST_CASE("the generator is seeded, has a zero diagonal and weights in range") {
 
 TEST_CASE("the generator leaves some pairs unreachable when there are several parts") {
   const std::size_t n = 200;
-  const auto d = floyd_warshall::reference_distances(floyd_warshall::make_graph(options(n, 3)), n);
+  const auto d =
+      floyd_warshall::reference_distances(floyd_warshall::make_graph(floyd_warshall::graph_options(n, 3)), n);
   REQUIRE(std::count(d.begin(), d.end(), kNoEdge) > static_cast<long>(n));
-  auto single = options(n, 3);
+  auto single = floyd_warshall::graph_options(n, 3);
   single.parts = 1;
   single.density = 1.0;
   const auto complete = floyd_warshall::reference_distances(floyd_warshall::make_graph(single), n);
@@ -59,13 +51,13 @@ TEST_CASE("the generator leaves some pairs unreachable when there are several pa
 }
 
 TEST_CASE("bad generator options are rejected") {
-  auto o = options(10, 1);
+  auto o = floyd_warshall::graph_options(10, 1);
   o.density = 1.5;
   REQUIRE_THROWS_AS(floyd_warshall::make_graph(o), std::invalid_argument);
-  o = options(10, 1);
+  o = floyd_warshall::graph_options(10, 1);
   o.parts = 0;
   REQUIRE_THROWS_AS(floyd_warshall::make_graph(o), std::invalid_argument);
-  o = options(40000, 1);
+  o = floyd_warshall::graph_options(40000, 1);
   o.max_weight = 1 << 20;  // 40000 edges of 2^20 would pass kNoEdge
   REQUIRE_THROWS_AS(floyd_warshall::make_graph(o), std::invalid_argument);
 }
@@ -88,7 +80,7 @@ TEST_CASE("input validation names the first bad weight") {
 TEST_CASE("the reference agrees with Dijkstra's algorithm row by row") {
   for (std::uint64_t seed : {1, 2}) {
     const std::size_t n = 150;
-    const auto graph = floyd_warshall::make_graph(options(n, seed));
+    const auto graph = floyd_warshall::make_graph(floyd_warshall::graph_options(n, seed));
     const auto all = floyd_warshall::reference_distances(graph, n);
     for (std::size_t source : {std::size_t(0), std::size_t(77), n - 1}) {
       const auto row = floyd_warshall::distances_from(graph, n, source);
