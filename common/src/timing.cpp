@@ -8,6 +8,7 @@
 #include "course/buffers.h"
 #include "course/check.h"
 #include "l2_flush.h"
+#include "start_gate.h"
 
 namespace course {
 
@@ -83,10 +84,11 @@ TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& opt
     throw std::invalid_argument("time_gpus: one stream per GPU, and at least one GPU");
   const std::size_t gpus = devices.size();
   std::vector<std::unique_ptr<L2Flusher>> flushers;
-  std::vector<std::unique_ptr<Event>> ends;  // each GPU's end of a run (GPU 0's is `stop`)
+  std::vector<std::unique_ptr<Event>> starts, ends;  // each GPU's own, read on its own clock
   for (std::size_t g = 0; g < gpus; ++g) {
     CUDA_CHECK(cudaSetDevice(devices[g]));
     flushers.push_back(std::make_unique<L2Flusher>(options.flush_l2));
+    starts.push_back(std::make_unique<Event>());
     ends.push_back(std::make_unique<Event>());
   }
   const auto synchronize_all = [&] {
@@ -101,7 +103,12 @@ TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& opt
     run();
   }
   synchronize_all();
-  Event start, stop;  // on GPU 0
+  // Each repetition: every GPU waits at one gate while the host queues the whole run, so that the time
+  // is the GPUs' and not that of the calls one host thread makes for all of them; the host then opens
+  // the gate, and every GPU starts at once (they read the same flag). Each GPU's span, from the gate to
+  // its last call's end, is read on its own clock: events of two GPUs cannot be compared, and one GPU
+  // waiting for another's event would add the latency of that wait to every repetition.
+  detail::StartGate gate;
   std::vector<double> samples;
   samples.reserve(options.reps);
   for (int i = 0; i < options.reps; ++i) {
@@ -110,22 +117,25 @@ TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& opt
       CUDA_CHECK(cudaSetDevice(devices[g]));
       flushers[g]->flush(streams[g]);
     }
-    CUDA_CHECK(cudaSetDevice(devices[0]));
-    start.record(streams[0]);
-    for (std::size_t g = 1; g < gpus; ++g) {
+    synchronize_all();  // the preparations are done on every GPU before any GPU's run starts
+    gate.close();
+    for (std::size_t g = 0; g < gpus; ++g) {
       CUDA_CHECK(cudaSetDevice(devices[g]));
-      CUDA_CHECK(cudaStreamWaitEvent(streams[g], start.get(), 0));
+      gate.hold(streams[g]);
+      starts[g]->record(streams[g]);
     }
     run();
-    for (std::size_t g = 1; g < gpus; ++g) {
+    for (std::size_t g = 0; g < gpus; ++g) {
       CUDA_CHECK(cudaSetDevice(devices[g]));
       ends[g]->record(streams[g]);
-      CUDA_CHECK(cudaSetDevice(devices[0]));
-      CUDA_CHECK(cudaStreamWaitEvent(streams[0], ends[g]->get(), 0));
     }
-    CUDA_CHECK(cudaSetDevice(devices[0]));
-    stop.record(streams[0]);
-    samples.push_back(stop.elapsed_ms_since(start));
+    gate.open();
+    double longest = 0;
+    for (std::size_t g = 0; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(devices[g]));
+      longest = std::max(longest, static_cast<double>(ends[g]->elapsed_ms_since(*starts[g])));
+    }
+    samples.push_back(longest);
   }
   synchronize_all();
   return TimingStats::from_samples(samples);

@@ -39,10 +39,12 @@ TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingO
                      cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each = {});
 
 /// Times @p run across several GPUs, one stream each (@p streams[g] made on @p devices[g]). Before each
-/// repetition every GPU's L2 cache is overwritten and the other GPUs' streams wait for GPU 0's start;
-/// GPU 0's stop waits for every GPU's end. So a repetition's time runs from the first start to the last
-/// end, on GPU 0's clock. @p run and @p before_each enqueue into every stream, setting each device
-/// themselves; the current device is devices[0] afterwards.
+/// repetition every GPU's L2 cache is overwritten and every GPU waits at a gate (a flag in host memory)
+/// while the host queues the whole repetition, for up to 2 ms; the host then opens the gate and every
+/// GPU starts at once. A repetition's time is the longest of the GPUs' spans, each from the gate to the
+/// end of its stream's work, on its own clock: the GPUs' time, not the host's calls, and without the
+/// latency of one GPU waiting for another's event. @p run and @p before_each enqueue into every stream,
+/// setting each device themselves; the current device is devices[0] afterwards.
 TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& options, const std::vector<int>& devices,
                       const std::vector<cudaStream_t>& streams, const std::function<void()>& before_each = {});
 
