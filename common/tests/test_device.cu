@@ -2,16 +2,20 @@
 // main, which skips the whole program (exit 77) on a machine without a CUDA device.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "course/buffers.h"
 #include "course/check.h"
 #include "course/device.h"
 #include "course/errors.h"
+#include "course/gpus.h"
 #include "course/timing.h"
 
 using Catch::Matchers::Contains;
@@ -31,6 +35,15 @@ __global__ void spin(long long cycles) {
 }
 
 // SM cycles that take at least @p ms milliseconds even at the peak clock.
+// Waits @p ns nanoseconds by the GPU's global timer, whatever its clock rate.
+__global__ void wait_ns(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
 long long cycles_for_ms(double ms) {
   return static_cast<long long>(course::query_device().sm_clock_ghz * 1e6 * ms);
 }
@@ -219,6 +232,52 @@ TEST_CASE("time_gpu does not time the preparation nor the L2 flush") {
                             [&](cudaStream_t s) { spin<<<1, 1, 0, s>>>(cycles); });
   CUDA_CHECK_LAUNCH();
   REQUIRE(t.median_ms < 1.0);
+}
+
+TEST_CASE("time_gpus measures every GPU's kernel, and not the host's time queuing it") {
+  // Each run sleeps 1 ms on the host, then queues a 2 ms kernel on every GPU: the gate holds the GPUs
+  // until the run is queued, so the host's millisecond is not in the time (without the gate it would
+  // be: the clock would start before the sleep). The last GPU's kernel is the longest (2.5 ms), and
+  // the time is the longest GPU's.
+  const int every = course::gpu_count();
+  std::vector<int> devices;
+  std::vector<std::unique_ptr<course::Stream>> owned;
+  std::vector<cudaStream_t> streams;
+  for (int g = 0; g < every; ++g) {
+    CUDA_CHECK(cudaSetDevice(g));
+    devices.push_back(g);
+    owned.push_back(std::make_unique<course::Stream>());
+    streams.push_back(owned.back()->get());
+  }
+  course::TimingOptions options;
+  options.warmup = 1;
+  options.reps = 3;
+  int runs = 0, preparations = 0;
+  auto t = course::time_gpus(
+      [&] {
+        ++runs;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the host, slow to queue
+        for (int g = 0; g < every; ++g) {
+          CUDA_CHECK(cudaSetDevice(g));
+          wait_ns<<<1, 1, 0, streams[g]>>>(g + 1 == every ? 2500000 : 2000000);
+          CUDA_CHECK_LAUNCH();
+        }
+      },
+      options, devices, streams, [&] { ++preparations; });
+  int current = -1;
+  CUDA_CHECK(cudaGetDevice(&current));
+  REQUIRE(current == 0);
+  REQUIRE(runs == 4);
+  REQUIRE(preparations == 4);
+  REQUIRE(t.reps == 3);
+  REQUIRE(t.min_ms >= 2.49);   // the longest GPU's kernel, 2.5 ms by the GPU's timer
+  REQUIRE(t.median_ms < 3.2);  // 2.5 ms and the host's 1 ms sleep would be 3.5
+}
+
+TEST_CASE("time_gpus wants one stream per GPU") {
+  course::Stream stream;
+  REQUIRE_THROWS_AS(course::time_gpus([] {}, course::TimingOptions{}, {0, 0}, {stream.get()}), std::invalid_argument);
+  REQUIRE_THROWS_AS(course::time_gpus([] {}, course::TimingOptions{}, {}, {}), std::invalid_argument);
 }
 
 TEST_CASE("time_gpu rejects zero repetitions and negative warm-up") {
