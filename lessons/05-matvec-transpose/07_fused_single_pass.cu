@@ -44,8 +44,7 @@ using matvec::LaunchPlan;
 using matvec::RowLayout;
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
-  matvec::require_step_has_layout(requested.layout, matvec::kThisStep);
-  matvec::require_layout_holds(requested.layout, columns);  // an --input file's rows may be too long
+  matvec::require_layout_fits(requested.layout, matvec::kThisStep, columns);
   matvec::require_layout_options_apply(requested, columns);
   const RowLayout layout =
       requested.layout != RowLayout::kAuto ? requested.layout : fused_rows::short_row_layout(columns);

@@ -27,8 +27,7 @@ namespace {
 using matvec::LaunchPlan;
 
 LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device, const LaunchPlan& requested) {
-  matvec::require_step_has_layout(requested.layout, matvec::kThisStep);
-  matvec::require_layout_holds(requested.layout, columns);  // an --input file's rows may be too long
+  matvec::require_layout_fits(requested.layout, matvec::kThisStep, columns);
   return ahead_rows::plan_by_length(rows, columns, device, requested);
 }
 

@@ -143,6 +143,11 @@ void require_step_has_layout(RowLayout layout, const Step& step) {
                              "; the wide layout is step 10's");
 }
 
+void require_layout_fits(RowLayout layout, const Step& step, std::size_t columns) {
+  require_step_has_layout(layout, step);
+  require_layout_holds(layout, columns);
+}
+
 void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns) {
   // The layout the rows go to, where it is the warp's or the block's: these depend on N alone.
   RowLayout layout = requested.layout;

@@ -90,6 +90,10 @@ void require_layout_holds(RowLayout layout, std::size_t columns);
 struct Step;
 void require_step_has_layout(RowLayout layout, const Step& step);
 
+/// Both checks, as a step's plan makes them: `layout` is one of the step's, and holds rows of `columns`
+/// elements (an --input file's rows may be too long for it).
+void require_layout_fits(RowLayout layout, const Step& step, std::size_t columns);
+
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   int threads = 0;                ///< threads per block
