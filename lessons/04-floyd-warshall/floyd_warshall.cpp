@@ -190,9 +190,12 @@ Input load_input(const Request& request) {
   return in;
 }
 
+namespace {
+// Whether --check (`how`) compares every distance, or only sampled rows.
 bool checks_every_distance(std::size_t n, const std::string& how) {
   return how == "full" || (how == "auto" && n <= 4096);
 }
+}  // namespace
 
 // The check: every distance against the CPU reference, or (for large n, where the reference takes
 // minutes) sampled rows recomputed independently by Dijkstra's algorithm.

@@ -166,9 +166,8 @@ Input load_input(const Request& request);
 int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist,
                const Request& request, int gpus = 1, const std::string& launch = "");
 
-/// Whether --check (`how`) compares every distance against the CPU reference (else sampled rows by
-/// Dijkstra), and the check itself: a verdict on @p got, the distances of @p graph.
-bool checks_every_distance(std::size_t n, const std::string& how);
+/// The check --check (`how`) asks for: every distance against the CPU reference, or sampled rows by
+/// Dijkstra; a verdict on @p got, the distances of @p graph.
 course::Verdict check_distances(const std::vector<std::int32_t>& graph, std::size_t n,
                                 const std::vector<std::int32_t>& got, const std::string& how);
 
