@@ -374,10 +374,17 @@ endfunction()
 #   exercise<nn>_<name>_grade / solution<nn>_<name>_grade  the grading test against each
 #   exercise<nn>_<name>_bench / solution<nn>_<name>_bench  a timed run of each, for the performance report
 #                                                          (the harness's benchmark main, written here)
+#   exercise<nn>_<name>_contestant / solution<nn>_<name>_contestant
+#                                                          each as ./course grade-class runs a student's
+#                                                          code: answering the judge (course/contestant.h)
+#   exercise<nn>_<name>_judge                              the grading test as grade-class's judge
+#                                                          (course/judge.h): linked with no answer at all
 # Without the solution (a student's copy made by ./course handout) only the student's side is built,
 # and its grading test is "grading.<nn>.<name>: ...".
 # Tests: "grading.<nn>.<name>.solution: ..." must pass; with COURSE_CHECK_STUBS,
-# "grading.<nn>.<name>.stub-must-fail: ..." passes only while the stub still fails its grading test.
+# "grading.<nn>.<name>.stub-must-fail: ..." passes only while the stub still fails its grading test;
+# "grading.<nn>.<name>.judge: ..." the judge passes the solution's contestant and fails the stub's, and
+# trusts the solution's time.
 function(course_add_exercise)
   cmake_parse_arguments(E "" "LESSON;NAME;SOURCE;GRADER;PROBLEM" "LIBRARIES" ${ARGN})
   if(NOT E_PROBLEM)
@@ -386,15 +393,26 @@ function(course_add_exercise)
   file(GLOB lesson_dir RELATIVE ${PROJECT_SOURCE_DIR}/exercises ${PROJECT_SOURCE_DIR}/exercises/${E_LESSON}-*)
   set(solution_file ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${E_SOURCE})
   set(exercise_file ${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/${E_SOURCE})
-  # The benchmark is the harness's, for this exercise's problem.
-  set(E_BENCH ${CMAKE_CURRENT_BINARY_DIR}/bench_${E_NAME}.cpp)
-  file(CONFIGURE OUTPUT ${E_BENCH} CONTENT
+  # The mains written here: the benchmark's, the contestant's and the judge's, each the harness's for
+  # this exercise's problem.
+  foreach(kind IN ITEMS bench contestant judge)
+    set(main_of_${kind} ${CMAKE_CURRENT_BINARY_DIR}/${kind}_${E_NAME}.cpp)
+  endforeach()
+  file(CONFIGURE OUTPUT ${main_of_bench} CONTENT
        "// Written by course_add_exercise: the benchmark of exercise ${E_LESSON} ${E_NAME} (course/exercise.h).\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::exercise_bench_main<${E_PROBLEM}>(argc, argv); }\n")
-  # Grading a class (./course grade-class): each student's file is built against the grading test and
-  # benchmark, compiled once for all; of the stub only the list of the test's cases, of the solution
-  # nothing.
+  file(CONFIGURE OUTPUT ${main_of_contestant} CONTENT
+       "// Written by course_add_exercise: the contestant of exercise ${E_LESSON} ${E_NAME} (course/contestant.h).\n#include \"course/contestant.h\"\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::contestant::contestant_main<${E_PROBLEM}>(argc, argv); }\n")
+  file(CONFIGURE OUTPUT ${main_of_judge} CONTENT
+       "// Written by course_add_exercise: the judge of exercise ${E_LESSON} ${E_NAME} (course/judge.h).\n#include \"course/judge.h\"\n#include \"exercise_support.h\"\n\nint main(int argc, char** argv) { return course::judge::judge_main<${E_PROBLEM}>(argc, argv); }\n")
+  # The instructor's hidden test cases (solutions/<lesson>/grade_<name>_hidden.cpp, tagged [hidden]): in
+  # the grading test of the solution (which must pass them) and of the stub (which must fail them), never
+  # in a student's copy, which has no solutions/.
+  set(hidden_grader ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/grade_${E_NAME}_hidden.cpp)
+  # Grading a class (./course grade-class): the judge once for the class, and each student's file built
+  # into a contestant; of the solution nothing.
   if(COURSE_SUBMISSIONS AND COURSE_SUBMISSION_EXERCISE STREQUAL "${E_LESSON}_${E_NAME}")
-    _course_add_submissions(${E_LESSON} ${E_NAME} ${E_GRADER} ${E_BENCH} ${exercise_file} "${E_LIBRARIES}")
+    _course_add_submissions(${E_LESSON} ${E_NAME} ${E_GRADER} ${main_of_contestant} ${main_of_judge} ${exercise_file}
+                            "${E_LIBRARIES}")
     return()
   endif()
   # A student's copy of the course (./course handout) has no solutions: only the student's side is
@@ -403,10 +421,6 @@ function(course_add_exercise)
   if(solution_file AND EXISTS ${solution_file})
     list(APPEND sides solution)
   endif()
-  # The instructor's hidden test cases (solutions/<lesson>/grade_<name>_hidden.cpp, tagged [hidden]): in
-  # the grading test of the solution (which must pass them) and of the stub (which must fail them), never
-  # in a student's copy, which has no solutions/.
-  set(hidden_grader ${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/grade_${E_NAME}_hidden.cpp)
   set(graders ${E_GRADER})
   if(EXISTS ${hidden_grader})
     list(APPEND graders ${hidden_grader})
@@ -423,11 +437,13 @@ function(course_add_exercise)
     set(base ${side}${E_LESSON}_${E_NAME})
     add_library(${base}_impl OBJECT ${source})
     target_link_libraries(${base}_impl PUBLIC ${E_LIBRARIES})
-    add_executable(${base}_bench ${E_BENCH})
+    add_executable(${base}_bench ${main_of_bench})
     target_link_libraries(${base}_bench PRIVATE ${base}_impl)
     if(COURSE_BUILD_TESTS)
       add_executable(${base}_grade ${graders})
       target_link_libraries(${base}_grade PRIVATE ${base}_impl course_catch_main_gpu)
+      add_executable(${base}_contestant ${main_of_contestant})
+      target_link_libraries(${base}_contestant PRIVATE ${base}_impl)
     endif()
   endforeach()
   if(NOT solution_file OR NOT EXISTS ${solution_file})
@@ -464,24 +480,43 @@ function(course_add_exercise)
                             PREFIX "grading.${E_LESSON}.${E_NAME}.stub-must-fail: "
                             LABELS stubcheck gpu lesson${E_LESSON} WILL_FAIL)
     endif()
+    # The judge: the same cases, every answer from a contestant process. The solution's must pass them
+    # all (every input drawn afresh), the stub's must not, and the solution's time, on the lesson's
+    # small size, must be trusted.
+    set(judge exercise${E_LESSON}_${E_NAME}_judge)
+    add_executable(${judge} ${graders} ${main_of_judge})
+    target_link_libraries(${judge} PRIVATE ${E_LIBRARIES} course_judge)
+    target_compile_definitions(${judge} PRIVATE COURSE_JUDGE=1)
+    set(prefix "grading.${E_LESSON}.${E_NAME}.judge")
+    set(contestant $<TARGET_FILE:solution${E_LESSON}_${E_NAME}_contestant>)
+    add_test(NAME "${prefix}: the solution's contestant passes every case, each input drawn afresh"
+             COMMAND ${judge} --contestant ${contestant} --time-limit 600)
+    add_test(NAME "${prefix}: the stub's contestant fails"
+             COMMAND ${judge} --contestant $<TARGET_FILE:exercise${E_LESSON}_${E_NAME}_contestant> --time-limit 600)
+    add_test(NAME "${prefix}: the solution's time on the small size is trusted"
+             COMMAND ${judge} --time --runs 5 --contestant ${contestant} --time-limit 600 -- ${small})
+    set_tests_properties("${prefix}: the solution's contestant passes every case, each input drawn afresh"
+                         "${prefix}: the stub's contestant fails" "${prefix}: the solution's time on the small size is trusted"
+                         PROPERTIES LABELS "grading;gpu;lesson${E_LESSON}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    set_tests_properties("${prefix}: the stub's contestant fails" PROPERTIES WILL_FAIL ON)
   endif()
 endfunction()
 
 # The targets of ./course grade-class, in the class's build tree (a copy of the course without
-# solutions/, configured with COURSE_SUBMISSIONS): for the student numbered K in that list,
+# solutions/, configured with COURSE_SUBMISSIONS): once for the class,
+#   <exercise>_judge    the grading test (with the instructor's hidden cases of COURSE_HIDDEN_TESTS,
+#                       where given) as the judge (course/judge.h): it lists the cases, runs them, times
+#                       and checks the compute-sanitizer run, and is linked with no submission at all;
+# and for the student numbered K in that list,
 #   submission_K_impl   the student's file alone, as a shared library (bin/students/K/libsubmission.so)
-#                       that exports only the exercise's contract, the functions the grading test and
-#                       the benchmark call (<exercise>_contract.map, from the stub's symbols); whatever
-#                       else the file defines (a main, a definition of the course's or Catch's own
-#                       functions, a template of the grader's specialised) stays inside it, so it cannot
-#                       take the place of the grader's code. Compiled through COURSE_SUBMISSION_LAUNCHER
-#                       (common/tools/compile_submission.sh: confined, time-, memory- and output-limited).
-#   submission_K_grade, submission_K_bench   the grading test and the benchmark linked to it, written to
-#                       bin/students/K/ under the exercise's own program names.
-# The grading test (with the hidden cases of COURSE_HIDDEN_TESTS, the instructor's, where given) and the
-# benchmark are compiled once, as object libraries. <exercise>_cases is the grading test with the
-# course's stub: grade-class lists the test's cases with it, as a student's program could print anything.
-function(_course_add_submissions lesson name grader bench stub libraries)
+#                       that exports only the exercise's contract, the functions the contestant calls
+#                       (<exercise>_contract.map, from the stub's symbols); whatever else the file
+#                       defines (a main, a definition of the course's own functions) stays inside it.
+#                       Compiled through COURSE_SUBMISSION_LAUNCHER (common/tools/compile_submission.sh:
+#                       confined, time-, memory- and output-limited).
+#   submission_K_contestant  the contestant (course/contestant.h) linked to it, written to
+#                       bin/students/K/<exercise>_contestant.
+function(_course_add_submissions lesson name grader contestant_main judge_main stub libraries)
   set(base exercise${lesson}_${name})
   set(graders ${grader})
   if(COURSE_HIDDEN_TESTS)
@@ -490,28 +525,23 @@ function(_course_add_submissions lesson name grader bench stub libraries)
     endif()
     list(APPEND graders ${COURSE_HIDDEN_TESTS})
   endif()
-  add_library(${base}_grade_objects OBJECT ${graders})
-  target_link_libraries(${base}_grade_objects PUBLIC ${libraries} course_catch_main_gpu)
+  add_executable(${base}_judge ${graders} ${judge_main})
+  target_link_libraries(${base}_judge PRIVATE ${libraries} course_judge)
+  target_compile_definitions(${base}_judge PRIVATE COURSE_JUDGE=1)
   add_library(${base}_stub_impl OBJECT ${stub})
   target_link_libraries(${base}_stub_impl PUBLIC ${libraries})
-  add_executable(${base}_cases $<TARGET_OBJECTS:${base}_grade_objects>)
-  target_link_libraries(${base}_cases PRIVATE ${base}_stub_impl course_catch_main_gpu)
-  add_library(${base}_bench_objects OBJECT ${bench})
-  target_link_libraries(${base}_bench_objects PUBLIC ${libraries})
-  # The contract: what the stub defines that the grading test or the benchmark calls.
+  add_library(${base}_contestant_objects OBJECT ${contestant_main})
+  target_link_libraries(${base}_contestant_objects PUBLIC ${libraries})
+  # The contract: what the stub defines that the contestant calls.
   set(contract ${CMAKE_CURRENT_BINARY_DIR}/${base}_contract.map)
   add_custom_command(OUTPUT ${contract}
     COMMAND bash ${PROJECT_SOURCE_DIR}/common/tools/contract_symbols.sh ${contract}
-            "$<TARGET_OBJECTS:${base}_stub_impl>" -- "$<TARGET_OBJECTS:${base}_grade_objects>"
-            "$<TARGET_OBJECTS:${base}_bench_objects>"
-    DEPENDS ${PROJECT_SOURCE_DIR}/common/tools/contract_symbols.sh ${base}_stub_impl ${base}_grade_objects
-            ${base}_bench_objects "$<TARGET_OBJECTS:${base}_stub_impl>" "$<TARGET_OBJECTS:${base}_grade_objects>"
-            "$<TARGET_OBJECTS:${base}_bench_objects>"
+            "$<TARGET_OBJECTS:${base}_stub_impl>" -- "$<TARGET_OBJECTS:${base}_contestant_objects>"
+    DEPENDS ${PROJECT_SOURCE_DIR}/common/tools/contract_symbols.sh ${base}_stub_impl ${base}_contestant_objects
+            "$<TARGET_OBJECTS:${base}_stub_impl>" "$<TARGET_OBJECTS:${base}_contestant_objects>"
     COMMENT "The contract of exercise ${lesson} ${name}: the symbols a submission exports"
     COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${base}_contract DEPENDS ${contract})
-  set(grade_needs course_catch_main_gpu)  # what each program links besides the student's library
-  set(bench_needs "")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COURSE_SUBMISSIONS})
   file(STRINGS ${COURSE_SUBMISSIONS} entries)
   foreach(entry IN LISTS entries)
@@ -531,11 +561,9 @@ function(_course_add_submissions lesson name grader bench stub libraries)
       set_target_properties(submission_${k}_impl PROPERTIES CUDA_COMPILER_LAUNCHER "${COURSE_SUBMISSION_LAUNCHER};${k}"
                             CXX_COMPILER_LAUNCHER "${COURSE_SUBMISSION_LAUNCHER};${k}")
     endif()
-    foreach(kind IN ITEMS grade bench)
-      add_executable(submission_${k}_${kind} $<TARGET_OBJECTS:${base}_${kind}_objects>)
-      target_link_libraries(submission_${k}_${kind} PRIVATE submission_${k}_impl ${libraries} ${${kind}_needs})
-      set_target_properties(submission_${k}_${kind} PROPERTIES OUTPUT_NAME ${base}_${kind} RUNTIME_OUTPUT_DIRECTORY ${folder})
-    endforeach()
+    add_executable(submission_${k}_contestant $<TARGET_OBJECTS:${base}_contestant_objects>)
+    target_link_libraries(submission_${k}_contestant PRIVATE submission_${k}_impl ${libraries})
+    set_target_properties(submission_${k}_contestant PROPERTIES OUTPUT_NAME ${base}_contestant RUNTIME_OUTPUT_DIRECTORY ${folder})
   endforeach()
 endfunction()
 

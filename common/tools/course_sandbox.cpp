@@ -19,6 +19,10 @@
 //                                --writable folders, and in /dev/shm; without it, reading is not
 //                                restricted. ./course grade-class compiles a submission so, where the
 //                                solutions, the other submissions and the machine's /etc are out of reach.
+//   signalling other processes   Landlock's scoping (ABI 6, Linux 6.12+): the command and what it
+//                                starts may send signals only to processes inside the sandbox, not to
+//                                the judge, grade-class or anything else of the grading user's; on an
+//                                older kernel, the contestant's own filter does (course/contestant.h).
 //   taking all the memory        --memory-limit: each process's address space (RLIMIT_AS) is capped,
 //                                so a compiler fed an endless template or file fails instead of the
 //                                machine swapping.
@@ -82,6 +86,18 @@ constexpr int kCannotStartExit = 126;
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
 #endif
+#ifndef LANDLOCK_SCOPE_SIGNAL
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+
+// landlock_ruleset_attr as Linux 6.12 has it (the scoped field is ABI 6), whatever this header says;
+// the kernel is told the size its ABI knows.
+struct RulesetAttributes {
+  std::uint64_t handled_access_fs = 0;
+  std::uint64_t handled_access_net = 0;
+  std::uint64_t scoped = 0;
+};
+std::size_t attributes_size(int abi) { return abi >= 6 ? 24 : abi >= 4 ? 16 : 8; }
 
 // The Landlock ABI version of this kernel, 0 without Landlock.
 int landlock_abi() {
@@ -128,9 +144,10 @@ bool allow(int ruleset, const std::string& path, std::uint64_t rights) {
 // and /dev/shm. In the child, before exec: a failure here is reported and the command is not run.
 void confine(int abi, const std::vector<std::string>& writable, const std::vector<std::string>& readable) {
   const std::uint64_t read_rights = readable.empty() ? 0 : kReadRights;
-  landlock_ruleset_attr attributes{};
+  RulesetAttributes attributes;
   attributes.handled_access_fs = write_rights(abi) | read_rights;
-  const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0));
+  if (abi >= 6) attributes.scoped = LANDLOCK_SCOPE_SIGNAL;  // signals stay inside the sandbox
+  const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attributes, attributes_size(abi), 0));
   if (ruleset < 0) refuse(std::string("cannot create a Landlock ruleset: ") + std::strerror(errno), kCannotStartExit);
   for (const std::string& folder : writable)
     if (!allow(ruleset, folder, write_rights(abi) | read_rights)) refuse("cannot allow writing in " + folder, kCannotStartExit);
@@ -281,7 +298,8 @@ int main(int argc, char** argv) {
       std::printf("this machine cannot confine a command: its kernel has no Landlock (Linux 5.13 or later, with Landlock on)\n");
       return 1;
     }
-    std::printf("commands are confined with Landlock (ABI version %d)\n", abi);
+    std::printf("commands are confined with Landlock (ABI version %d)%s\n", abi,
+                abi >= 6 ? ", their signals too" : "; signals are not scoped before ABI 6 (Linux 6.12)");
     return 0;
   }
   const Options o = parse(argc, argv);

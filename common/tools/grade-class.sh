@@ -11,16 +11,22 @@
 #      copy of the course without solutions/, through compile_submission.sh: the compiler may read only
 #      the exercise's, the lesson's, the course library's and the system's headers and the student's one
 #      file, and is time-, memory- and output-limited. The file becomes a shared library that exports
-#      only the exercise's functions, linked to the course's own grading test and benchmark (a student's
-#      edited copy of the test is never used; the instructor's hidden cases, solutions/NN-*/
-#      grade_NAME_hidden.cpp, are added). The libraries and tests are compiled once for the class.
-#   2. One student after another on the GPU, every test case runs alone; a submission that passes them
-#      all runs once more on the lesson's small size under compute-sanitizer (an error costs the points
-#      NAME.points gives "compute-sanitizer", half the total unless it says); its benchmark times it.
-#      Each run goes through course_sandbox: it may write only in a scratch folder of its own and read
-#      only the system's folders and its own programs, it is stopped at the time limit or after 1 MB of
-#      output, nothing it started is left running, and it must end with the grading seal
-#      (course/grading_seal.h), so that exit() inside the student's code is no pass.
+#      only the exercise's functions, linked into the student's contestant (course/contestant.h), the
+#      only program that ever holds the student's code. The judge (course/judge.h) is the course's own
+#      grading test (a student's edited copy is never used; the instructor's hidden cases, solutions/
+#      NN-*/grade_NAME_hidden.cpp, are added), built once for the class and linked with no submission.
+#   2. One student after another on the GPU, every test case runs alone: a fresh judge draws fresh
+#      inputs, starts the contestant, hands it the inputs over two pipes, checks the answers that come
+#      back itself, and writes the verdict where the contestant cannot write. A submission that passes
+#      them all runs once more on the lesson's small size under compute-sanitizer, clean only where the
+#      tools find nothing and the judge finds the answer right (a finding costs the points NAME.points
+#      gives "compute-sanitizer", half the total unless it says); then the judge times it (each run on
+#      a fresh input, every answer checked, the reported times held against its own clock and the
+#      GPU's floor; a time that fails is "not trusted" and never ranked). Each contestant runs through
+#      course_sandbox: it may write only in a scratch folder of its own and read only the system's
+#      folders and its own programs, its signals reach only its own processes, it is stopped at the
+#      time limit or after 1 MB of output, and nothing it started is left running. Whatever it prints,
+#      writes or exits with, only right answers earn points.
 #   3. course_gradebook puts the rows together in DIR (default grades/NN-NAME): gradebook.csv,
 #      feedback/STUDENT.txt, leaderboard.csv, identical.csv (for the instructor) and lms/ (the imports
 #      of Canvas and Moodle).
@@ -173,8 +179,9 @@ if [ $building -eq 1 ]; then
     [ -n "${staged_now[$(basename "$folder")]:-}" ] || forget "$(basename "$folder")"
   done
 fi
-# program STUDENT KIND: the student's grade or bench program.
-program() { echo "$tree/bin/students/${number_of[$1]}/${base}_$2"; }
+# contestant STUDENT: the student's contestant, the one program that holds the student's code.
+contestant() { echo "$tree/bin/students/${number_of[$1]}/${base}_contestant"; }
+judge=$tree/bin/${base}_judge
 
 # --- 2. the build: one tree for the class, each file compiled alone and confined ----------------------
 # The class's copy of the course: what a student's copy has (no solutions/, no instructor guide), so that
@@ -248,23 +255,23 @@ if [ $building -eq 1 ]; then
   fi
   # What every submission shares, and the stub as a submission: a failure here is the course's or this
   # machine's, not a student's.
-  cmake --build "$tree" -j "$jobs" --target "${base}_grade_objects" "${base}_bench_objects" "${base}_cases" \
-    "${base}_contract" >"$builds/shared.log" 2>&1 ||
+  cmake --build "$tree" -j "$jobs" --target "${base}_judge" "${base}_contestant_objects" "${base}_contract" \
+    >"$builds/shared.log" 2>&1 ||
     { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
-  cmake --build "$tree" --target submission_0_grade submission_0_bench >>"$builds/shared.log" 2>&1 ||
+  cmake --build "$tree" --target submission_0_contestant >>"$builds/shared.log" 2>&1 ||
     { tail -5 "$builds/logs/0.log" "$builds/shared.log" >&2 2>/dev/null
       die "the course's own stub does not compile as a submission here: the compiler's confinement misses a folder it needs (policy: $policy; logs: $builds/logs/0.log, $builds/shared.log)"; }
   targets=()
   while IFS=$'\t' read -r k _; do
-    [ "$k" = 0 ] || targets+=("submission_${k}_grade" "submission_${k}_bench")
+    [ "$k" = 0 ] || targets+=("submission_${k}_contestant")
   done <"$builds/submissions.tsv"
   [ ${#targets[@]} -eq 0 ] || cmake --build "$tree" -j "$jobs" --target "${targets[@]}" -- "${keep_going[@]}" >"$builds/all.log" 2>&1
   for student in "${students[@]}"; do
     [ "${status_of[$student]}" = found ] || continue
-    [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ] && continue
+    [ -x "$(contestant "$student")" ] && continue
     # Compiled but not linked (the exercise's function missing, say): linked again alone, for the message.
     k=${number_of[$student]}
-    cmake --build "$tree" --target "submission_${k}_grade" "submission_${k}_bench" >"$builds/logs/$k.link.log" 2>&1
+    cmake --build "$tree" --target "submission_${k}_contestant" >"$builds/logs/$k.link.log" 2>&1
   done
   say "built in $SECONDS s"
 fi
@@ -274,7 +281,7 @@ for student in "${students[@]}"; do
   [ "${status_of[$student]}" = found ] || continue
   k=${number_of[$student]}
   compile_log=$builds/logs/$k.log
-  if [ -x "$(program "$student" grade)" ] && [ -x "$(program "$student" bench)" ]; then
+  if [ -x "$(contestant "$student")" ]; then
     build_of[$student]=built
   elif grep -q '^refused: ' "$compile_log" 2>/dev/null; then
     build_of[$student]=refused reason_of[$student]=$(sed -n 's/^refused: //p' "$compile_log" | tail -1)
@@ -292,7 +299,7 @@ done
 # --- with --slurm: the class is graded by the cluster's jobs -----------------------------------------
 # A job array with a task per student (each runs this script with --grade-one K on the build tree above,
 # on the shared filesystem) and a job after them all (--merge). The course's build folder holds the
-# runner and the solution's benchmark, built by ./course grade-class before this script.
+# device query and the solution's contestant, built by ./course grade-class before this script.
 if [ $slurm -eq 1 ] && [ $mode = all ]; then
   command -v sbatch >/dev/null || [ $dry_run -eq 1 ] || die "--slurm: sbatch is not on PATH (run this on a machine of the cluster)"
   mkdir -p "$out/slurm"
@@ -340,19 +347,27 @@ graded=("${students[@]}")
 [ $mode = one ] && { [ "$task" -le ${#students[@]} ] || die "--grade-one $task: the class has ${#students[@]} students"; graded=("${students[$((task - 1))]}"); }
 [ $mode = merge ] && graded=()
 
-# --- 3. the solution's time, and whether there is a GPU ----------------------------------------------
-# ./course grade-class has built the course's runner, device query and the solution's benchmark.
-runner=$bin/course_runner
-# A measurement (a benchmark's --csv output in a file) as "verdict<TAB>median ms<TAB>GPU".
-summary() { "$runner" --summary "$1" 2>/dev/null; }
-have_gpu=0
-if [ $mode != merge ] && "$bin/course_device_info" >/dev/null 2>&1; then have_gpu=1; fi
+# --- 3. whether there is a GPU, its facts, and the course's solution as the judge sees it ------------
+# ./course grade-class has built the device query and the solution's contestant. The read bandwidth,
+# measured once here, sets the judge's floor on a reported time (what no kernel can beat), and the GPU's
+# name goes with every time into the gradebook.
+have_gpu=0 gpu_name="" read_bandwidth=0 l2_bytes=0
+if [ $mode != merge ] && facts=$("$bin/course_device_info" --measure 2>/dev/null); then
+  have_gpu=1
+  gpu_name=$(sed -n 's/^name=//p' <<<"$facts")
+  read_bandwidth=$(sed -n 's/^read_bandwidth_gbs=//p' <<<"$facts")
+  l2_bytes=$(awk -F= '$1 == "l2_mib" { printf "%.0f", $2 * 1048576 }' <<<"$facts")
+fi
 
-# --- the sandbox and compute-sanitizer, for every run of a student's program --------------------------
-# course_sandbox confines each run: it writes only in its scratch folder and reads only the system's
-# folders (libraries, the GPU's device files, the CUDA Toolkit), the course's compute-sanitizer check
-# and its own programs, not the solutions, your home or another student's programs. Where the kernel
-# cannot (no Landlock), the runs keep their time and output limits, and a warning says what is missing.
+# --- the judge, the sandbox and compute-sanitizer, for every run of a student's program ---------------
+# A student's code runs only in its contestant (course/contestant.h), which the judge (course/judge.h,
+# built from the grading test, never linked with a submission) starts through course_sandbox and
+# questions over two pipes: the verdict, the points and the time are the judge's, written where the
+# contestant cannot write. course_sandbox confines the contestant: it writes only in its scratch folder
+# and reads only the system's folders (libraries, the GPU's device files, the CUDA Toolkit) and its own
+# programs, not the solutions, your home, the judge's files or another student's programs; its signals
+# reach only its own processes. Where the kernel cannot (no Landlock), the runs keep their time and
+# output limits, and a warning says what is missing.
 sandbox=$bin/course_sandbox
 confine=()
 sanitizer="" small=()
@@ -362,13 +377,18 @@ for folder in /usr /lib /lib32 /lib64 /bin /sbin /etc/ld.so.cache /dev /proc /sy
   "$(dirname "$(dirname "$(realpath "$(command -v nvcc 2>/dev/null || echo /usr/bin/nvcc)")")")"; do
   [ ! -e "$folder" ] || system_readable+=(--readable "$folder")
 done
+# The contestant's own confinement once CUDA is up (a seccomp filter, written for x86-64 Linux).
+to_self=() lock_down=()
+[ "$(uname -m)" != x86_64 ] || to_self=(--signals-to-self) lock_down=(--lock-down)
 if [ $have_gpu -eq 1 ]; then
   [ -x "$sandbox" ] || die "$sandbox is missing (./course grade-class builds it)"
   if ! "$sandbox" --check >/dev/null; then
     confine=(--allow-unconfined)
     system_readable=()
-    say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders and read any file"
+    say "warning: $("$sandbox" --check); the submissions run with their time and output limits, but could write outside their folders, read any file and write the judge's verdicts"
   fi
+  [ ${#to_self[@]} -gt 0 ] ||
+    say "warning: on this processor ($(uname -m)) a submission's signals and new threads are not filtered: the judge's time is less sure"
   [ "$(id -u)" -ne 0 ] ||
     say "warning: grading as root: a submission may still write device files and /proc as root may; grade as an ordinary user"
   if [ $sanitize -eq 1 ]; then
@@ -380,72 +400,96 @@ if [ $have_gpu -eq 1 ]; then
 fi
 output_limit=1000000  # bytes a run may print
 
-# jailed SECONDS PROGRAMS-FOLDER COMMAND...: runs a program through course_sandbox, in $scratch (its
-# working folder, HOME and TMPDIR, the one folder it may write in), reading only the system's folders,
-# PROGRAMS-FOLDER and the student's source, for at most SECONDS; what it prints (1 MB at most) goes to
-# $printed, outside that folder. It gets a fresh grading seal ($seal). Exit code: the program's, 124 at
-# the time limit, 125 at the output limit, and given --no-left-running (before COMMAND), 123 when a
-# process it started was still running as it ended. Nothing it started outlives it.
-jailed() {
+# use_files NAME: the files of one student's (or the solution's) runs: $scratch, the one folder the
+# contestant may write in (its working folder, HOME and TMPDIR); and outside it $printed (what the
+# contestant printed), $judged (what the judge printed), $verdict_file and $commands (the contestant's
+# command line for the judge).
+use_files() {
+  scratch=$builds/run/$1 printed=$builds/run/$1.printed judged=$builds/run/$1.judged
+  verdict_file=$builds/run/$1.verdict commands=$builds/run/$1.command
+  rm -rf "$scratch" "$printed" "$judged" "$verdict_file" "$commands"
+  mkdir -p "$scratch"
+}
+# contestant_command SECONDS PROGRAMS-FOLDER [--no-left-running] -- COMMAND...: the contestant's command
+# for the judge ($commands, one argument a line): COMMAND through course_sandbox, in $scratch, reading
+# only the system's folders and PROGRAMS-FOLDER, for at most SECONDS; what it prints (1 MB at most)
+# goes to $printed. Given --no-left-running, a process of its own still running as it ends is a fault.
+contestant_command() {
   local seconds=$1 programs=$2 readable=() checks=()
   shift 2
   if [ "$1" = --no-left-running ]; then checks=(--no-left-running); shift; fi
-  [ ${#system_readable[@]} -eq 0 ] ||
-    readable=("${system_readable[@]}" --readable "$programs" --readable "$sanitize_check" --readable "$student_source")
-  seal=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')
-  (cd "$scratch" && HOME=$scratch TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv COURSE_GRADE_SEAL=$seal \
-    "$sandbox" "${confine[@]}" "${readable[@]}" --writable "$scratch" \
-    --time-limit "$seconds" --output "$printed" --output-limit $output_limit "${checks[@]}" -- "$@")
+  [ "$1" = -- ] && shift
+  [ ${#system_readable[@]} -eq 0 ] || readable=("${system_readable[@]}" --readable "$programs")
+  printf '%s\n' "$sandbox" "${confine[@]}" "${readable[@]}" --writable "$scratch" --time-limit "$seconds" \
+    --output "$printed" --output-limit "$output_limit" "${checks[@]}" -- "$@" >"$commands"
 }
-# Whether the last run ended by its own main, with exit code CODE: the seal's line.
-sealed() { grep -qx "course-grade-seal: $seal exit $1" "$printed"; }
-# The first lines a run printed, printable characters only, without this machine's paths or the seal.
+# judge_run SECONDS JUDGE-ARGUMENTS...: the judge with that contestant; its verdict in $verdict (a line
+# that says why where the judge itself did not finish), its exit code in $judge_code. The judge waits
+# for the contestant at most about SECONDS; coreutils' timeout is there should it not.
+judge_run() {
+  local seconds=$1
+  shift
+  judge_code=0
+  (cd "$scratch" && HOME=$scratch TMPDIR=$scratch CUDA_CACHE_PATH=$scratch/.nv \
+    timeout -k 10 $((2 * seconds + 60)) "$judge" --contestant-command "$commands" --verdict "$verdict_file" \
+    --time-limit "$seconds" "$@") >"$judged" 2>&1 || judge_code=$?
+  verdict=$(head -1 "$verdict_file" 2>/dev/null)
+  [ -n "$verdict" ] || verdict="NOT GRADED (the judge stopped, exit code $judge_code: the grading machine's fault; see $judged)"
+}
+# The first lines a run printed, printable characters only, without this machine's paths.
 printed_lines() {
-  head -c 100000 "$printed" | grep -v '^course-grade-seal: ' |
+  head -c 100000 "$printed" 2>/dev/null |
     sed -e "s|$class_source/||g" -e "s|$out/||g" -e "s|$submissions/||g" -e "s|$root/||g" | tr -cd '\11\12\40-\176'
 }
+# under_sanitizer TOOL: the words before a contestant run under compute-sanitizer's TOOL (exit code 99
+# for a finding, which the judge reads), in $sanitizer_words.
+under_sanitizer() { sanitizer_words=("$sanitizer" --tool "$1" --error-exitcode 99 --print-limit 10); }
 
-# Before any student: the course's own solution runs as a student's program does, in the sandbox, once
-# plainly and once under compute-sanitizer. Should either fail there (a sandbox too tight for this
-# machine's GPU, compute-sanitizer that cannot work inside it), it would cost every student points, so
-# grading stops instead.
-solution_bench=$bin/solution${lesson}_${name}_bench
-solution_ms="" solution_note=""
+# Before any student: the course's own solution's contestant, judged as a student's is, in the sandbox:
+# timed (its timing is the judge's reference for what a run costs beyond the reported time) and under
+# each compute-sanitizer tool. Should either fail there (a sandbox too tight for this machine's GPU,
+# compute-sanitizer that cannot work inside it), it would cost every student points, so grading stops.
+solution_contestant=$bin/solution${lesson}_${name}_contestant
+solution_ms="" reference=""
+timing=()  # the judge's options of every timing
 if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
-  scratch=$builds/run/solution-check printed=$builds/run/solution-check.printed student_source=$solution_file
-  [ $mode = all ] || scratch=$scratch-task$task printed=$scratch.printed  # the tasks of --slurm run side by side
-  rm -rf "$scratch"
-  mkdir -p "$scratch"
-  if [ -x "$solution_bench" ]; then
-    jailed "$limit" "$bin" "$solution_bench" --csv && sealed 0 ||
-      { printed_lines | tail -5 >&2; die "the course's own solution does not run inside the sandbox here (above; see $printed)"; }
-    grep -A1 '^lesson,step,title,' "$printed" | grep -v '^--$' | tail -2 >"$scratch.csv"
-    IFS=$'\t' read -r verdict solution_ms _ < <(summary "$scratch.csv")
-    [ "$verdict" = PASS ] || solution_ms=""
+  suffix=""
+  [ $mode = all ] || suffix=-task$task  # the tasks of --slurm run side by side
+  use_files "solution-check$suffix"
+  timing=(--time --read-bandwidth "$read_bandwidth" --l2-bytes "$l2_bytes")
+  if [ -x "$solution_contestant" ]; then
+    reference=$builds/run/solution$suffix.reference
+    contestant_command $((3 * limit)) "$bin" -- "$solution_contestant" "${to_self[@]}" "${lock_down[@]}"
+    judge_run $((3 * limit)) "${timing[@]}" --write-reference "$reference"
+    [[ $verdict == "time "* ]] ||
+      { tail -5 "$judged" >&2; die "the course's own solution is not timed rightly inside the sandbox here: $verdict (see $judged)"; }
+    solution_ms=${verdict#time }
+    timing+=(--reference "$reference")
     if [ $sanitize -eq 1 ]; then
-      jailed $((3 * limit)) "$bin" bash "$sanitize_check" "$sanitizer" "$solution_bench" "$solution_file" "${small[@]}" ||
-        { printed_lines | tail -5 >&2; die "the compute-sanitizer check fails on the course's own solution here, so it would cost every student points (above; grade with --no-sanitize, or see $printed)"; }
+      for tool in $(bash "$sanitize_check" --tools "$solution_file"); do
+        under_sanitizer "$tool"
+        contestant_command $((3 * limit)) "$bin" -- "${sanitizer_words[@]}" "$solution_contestant" "${to_self[@]}"
+        judge_run $((3 * limit)) --sanitize-run --tool "$tool" -- "${small[@]}"
+        [ "$verdict" = clean ] ||
+          { printed_lines | tail -5 >&2; die "the compute-sanitizer check ($tool) fails on the course's own solution here: $verdict; it would cost every student points (above; grade with --no-sanitize, or see $printed)"; }
+      done
     fi
-  elif [ -f "${stub%.cu}.solution-time.csv" ]; then  # a student's copy: the time recorded with it
-    IFS=$'\t' read -r verdict solution_ms gpu < <(summary "${stub%.cu}.solution-time.csv")
-    [ "$verdict" = PASS ] && solution_note=" (recorded on $gpu)" || solution_ms=""
   fi
   rm -rf "$scratch"
 fi
 
 SECONDS=0
 # --- 4. run each student's work, one after another ---------------------------------------------------
-# The test cases, from the grading test built with the course's stub (never a student's program); the
-# instructor's hidden ones ([hidden]) are named to the student only by their number.
+# The test cases, from the judge (never a student's program); the instructor's hidden ones ([hidden])
+# are named to the student only by their number.
 declare -A points_of label_of hidden_of
 total_points=0
 cases=() hidden_cases=()
-listing=$tree/bin/${base}_cases
 if [ $mode != merge ]; then
-  [ -x "$listing" ] || die "$listing is missing: build the class again (without --dry-run)"
-  mapfile -t cases < <("$listing" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
-  [ ${#cases[@]} -gt 0 ] || die "the grading test $listing lists no test case"
-  mapfile -t hidden_cases < <("$listing" "[hidden]" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
+  [ -x "$judge" ] || die "$judge is missing: build the class again (without --dry-run)"
+  mapfile -t cases < <("$judge" -- --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
+  [ ${#cases[@]} -gt 0 ] || die "the judge $judge lists no test case"
+  mapfile -t hidden_cases < <("$judge" -- "[hidden]" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
 fi
 for c in "${cases[@]}"; do label_of[$c]=$c points_of[$c]=1; done
 number=0
@@ -455,7 +499,7 @@ for c in "${hidden_cases[@]}"; do number=$((number + 1)); hidden_of[$c]=1 label_
 declare -A spec_of
 for c in "${cases[@]}"; do
   spec_of[$c]=$(sed 's/[][\\,*"~]/\\&/g' <<<"$c")
-  picked=$("$listing" "${spec_of[$c]}" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
+  picked=$("$judge" -- "${spec_of[$c]}" --list-test-names-only 2>/dev/null | sed -e 's/^ *//' -e '/^$/d')
   [ "$picked" = "$c" ] || die "cannot run the test case '$c' alone (its spec picks: ${picked:-nothing})"
 done
 sanitizer_cost=""  # the points a compute-sanitizer error costs
@@ -524,18 +568,11 @@ for student in "${graded[@]}"; do
     write_row built "" "" "" "" "" "not run: no CUDA device"
     continue
   fi
-  grader=$(program "$student" grade)
-  bench=$(program "$student" bench)
+  contestant_program=$(contestant "$student")
   programs=$tree/bin/students/$k
   student_source=$builds/src/$k/$name.cu
-  scratch=$builds/run/$student
-  printed=$builds/run/$student.printed
-  rm -rf "$scratch"
-  mkdir -p "$scratch"
+  use_files "$student"
   passed=0 earned=0 first_failure="" timed_out=0
-  # The benchmark's input (under compute-sanitizer, and timed) is drawn afresh for each student: the
-  # grading test's inputs are in every student's copy, this one is in none.
-  bench_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' \n')
   for c in "${cases[@]}"; do
     label=${label_of[$c]}
     # After one time-out the rest are not run: an endless kernel would cost the limit in every case.
@@ -543,26 +580,18 @@ for student in "${graded[@]}"; do
       echo "NOT RUN (an earlier case ran over the time limit)  $label" >>"$feedback"
       continue
     fi
-    jailed "$limit" "$programs" --no-left-running "$grader" "${spec_of[$c]}"
-    code=$?
-    output=$(printed_lines)
-    case $code in
-      0 | 1 | 77) sealed "$code" || code=ended ;;
-    esac
-    case $code in
-      0) verdict=PASS passed=$((passed + 1)) earned=$((earned + ${points_of[$c]})) ;;
-      124) verdict="TIME-OUT (over $limit s)" timed_out=1 ;;
-      123) verdict="LEFT A PROCESS RUNNING (the test ended with a process the submission started still running; it was stopped)" ;;
-      125) verdict="TOO MUCH OUTPUT (over $output_limit bytes; stopped)" ;;
-      1) verdict=FAIL ;;
-      77) verdict="SKIPPED ($(grep -m1 -i 'skipped:' <<<"$output" | sed 's/.*skipped: *//I'))" ;;
-      ended) verdict="ENDED EARLY (the program stopped inside the submission before the test's end: exit() called?)" ;;
-      *) verdict="CRASH (exit code $code)" ;;
+    # Each case: a fresh judge drawing fresh inputs, and a fresh contestant.
+    contestant_command "$limit" "$programs" --no-left-running -- "$contestant_program" "${to_self[@]}"
+    judge_run "$limit" -- "${spec_of[$c]}"
+    case $verdict in
+      PASS) passed=$((passed + 1)) earned=$((earned + ${points_of[$c]})) ;;
+      TIME-OUT*) timed_out=1 ;;
     esac
     echo "$verdict  $label" >>"$feedback"
     if [ "$verdict" != PASS ]; then
-      # The test's own words (Catch's FAILED block: the check, its values, its messages) or the error;
-      # of a hidden case, nothing.
+      # The judge's words (Catch's FAILED block: the check, its values, its messages); of a hidden
+      # case, nothing.
+      output=$(head -c 100000 "$judged" | sed -e "s|$class_source/||g" -e "s|$root/||g" | tr -cd '\11\12\40-\176')
       detail=""
       [ -n "${hidden_of[$c]:-}" ] || detail=$(grep -E -A8 "FAILED|error:" <<<"$output" | head -16)
       [ -z "$detail" ] || printf '%s\n\n' "$detail" | sed 's/^/      /' >>"$feedback"
@@ -573,29 +602,26 @@ for student in "${graded[@]}"; do
       fi
     fi
   done
-  # A submission that passed every case: once more on the small size under compute-sanitizer
-  # (common/tools/sanitize_submission.sh, as ./course grade runs it), which finds what gives right
-  # answers by luck: a write past an allocation, a race, a barrier not reached by every thread. A
-  # finding costs $sanitizer_cost points.
+  # A submission that passed every case: once more on the small size under compute-sanitizer, the
+  # tools sanitize_submission.sh picks (as ./course grade runs them), which finds what gives right
+  # answers by luck: a write past an allocation, a race, a barrier not reached by every thread. It is
+  # clean only where the tools find nothing and the judge finds the answer right. A finding costs
+  # $sanitizer_cost points.
   checked=""
   if [ $passed -eq ${#cases[@]} ] && [ $sanitize -eq 0 ]; then
     checked="not run (--no-sanitize)"
   elif [ $passed -eq ${#cases[@]} ]; then
-    jailed $((3 * limit)) "$programs" bash "$sanitize_check" "$sanitizer" "$bench" "$student_source" "${small[@]}" \
-      --seed "$bench_seed"
-    code=$?
-    verdict=$(grep '^verdict: ' "$printed" | tail -1)
-    verdict=${verdict#verdict: }
-    case $code in
-      0) checked=clean ;;
-      1) checked=${verdict:-a finding} ;;
-      124) checked="time-out under compute-sanitizer (over $((3 * limit)) s: three times the time limit, as the tools slow a program)" ;;
-      125) checked="too much output under compute-sanitizer" ;;
-      *) checked="crash under compute-sanitizer (exit code $code)" ;;
-    esac
+    tools=()
+    for tool in $(bash "$sanitize_check" --tools "$student_source"); do
+      tools+=("$tool")
+      under_sanitizer "$tool"
+      contestant_command $((3 * limit)) "$programs" -- "${sanitizer_words[@]}" "$contestant_program" "${to_self[@]}"
+      judge_run $((3 * limit)) --sanitize-run --tool "$tool" -- "${small[@]}"
+      checked=$verdict
+      [ "$checked" = clean ] || break
+    done
     if [ "$checked" = clean ]; then
-      tools=${verdict#clean (}
-      echo "compute-sanitizer (${tools%)}) on the small size (${small[*]}): no error" >>"$feedback"
+      echo "compute-sanitizer (${tools[*]}) on the small size (${small[*]}): no error" >>"$feedback"
     else
       earned=$((earned > sanitizer_cost ? earned - sanitizer_cost : 0))
       {
@@ -608,26 +634,25 @@ for student in "${graded[@]}"; do
         grep -v -E 'COMPUTE-SANITIZER|ERROR SUMMARY: 0 errors' | head -1 | sed 's/^=* */: /')"
     fi
   fi
+  # Its time: the judge's timing (course/judge.h), each run on a fresh input the judge drew, every
+  # answer checked, the reported times held against the judge's own clock and against what this GPU
+  # can reach at all. A time that fails there is "not trusted", and never ranked.
   time_ms="" ratio=""
   if [ $passed -eq ${#cases[@]} ]; then
-    measured=$builds/$student.bench.csv
-    verdict=""
-    # The measurement is the last CSV header and the line after it (the benchmark prints them once the
-    # kernel's runs are over), whatever else the student's code printed, lines like them included.
-    jailed "$limit" "$programs" "$bench" --csv --seed "$bench_seed" && sealed 0 &&
-      grep -v '^course-grade-seal: ' "$printed" | grep -A1 '^lesson,step,title,' | grep -v '^--$' | tail -2 >"$measured" &&
-      IFS=$'\t' read -r verdict time_ms _ < <(summary "$measured")
-    if [ "$verdict" = PASS ]; then
+    contestant_command $((3 * limit)) "$programs" -- "$contestant_program" "${to_self[@]}" "${lock_down[@]}"
+    judge_run $((3 * limit)) "${timing[@]}"
+    if [[ $verdict == "time "* ]]; then
+      time_ms=${verdict#time }
       [ -n "$solution_ms" ] && ratio=$(awk -v a="$time_ms" -v b="$solution_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
       compared=""
-      [ -n "$ratio" ] && compared=", ${ratio}x the solution's $solution_ms ms$solution_note"
-      echo "time: $time_ms ms$compared" >>"$feedback"
+      [ -n "$ratio" ] && compared=", ${ratio}x the solution's $solution_ms ms"
+      echo "time: $time_ms ms on $gpu_name$compared" >>"$feedback"
+      grep -m1 '^timed runs: ' "$judged" | sed 's/^/      /' >>"$feedback"
     else
-      time_ms=""
-      echo "time: not measured (the benchmark failed, ran over $limit s, stopped early or printed something else)" >>"$feedback"
+      echo "time: $verdict" >>"$feedback"
     fi
   fi
-  rm -rf "$scratch" "$printed"
+  rm -rf "$scratch"
   write_row built "$passed" "$earned" "$time_ms" "$ratio" "$checked" "$first_failure"
   say "graded $student ($position of ${#graded[@]}): $earned of $total_points points"
 done

@@ -43,6 +43,8 @@ struct Distances {
     report.operations = static_cast<double>(p.m) * p.k * p.n;
     report.rate_unit = "G terms/s";
   }
+  /// The bytes any solution must move: A and B read once (the judge's floor on a reported time).
+  static double compulsory_bytes(const Input& p) { return static_cast<double>(p.m + p.k) * p.n * sizeof(T); }
 };
 
 /// Exercise 01-A: the M x K Manhattan distances of the rows of A and B, in float32.
@@ -79,6 +81,9 @@ struct ManhattanExercise : Distances<float> {
     return c;
   }
 
+  /// The answer: C, M x K.
+  static Output read_answer(const Input& p, course::AnswerReader& answer) { return answer.take_vector<float>(p.m * p.k); }
+
   /// Against the reference within the lesson's direct-form tolerance: a sum of N non-negative terms,
   /// each rounded once or twice. A failure names the worst element as [row of A][row of B].
   static course::CheckResult check(const Input& p, const Output& c) {
@@ -96,7 +101,7 @@ struct ManhattanExercise : Distances<float> {
     }
     void poison(cudaStream_t stream) { c_.poison(stream); }
     void run(cudaStream_t stream) { manhattan_distances(a_.data(), b_.data(), c_.data(), m_, k_, n_, stream); }
-    Output result() const { return c_.to_host(); }
+    course::AnswerSpans answer() const { return {c_.whole()}; }
 
    private:
     std::size_t m_, k_, n_;
@@ -140,6 +145,14 @@ struct NearestNeighbourExercise : Distances<std::int32_t> {
     return "";
   }
 
+  /// The answer: the index of each row's nearest, then its distance.
+  static Output read_answer(const Input& p, course::AnswerReader& answer) {
+    Nearest got;
+    got.index = answer.take_vector<std::uint32_t>(p.m);
+    got.distance = answer.take_vector<std::int32_t>(p.m);
+    return got;
+  }
+
   static course::CheckResult check(const Input& p, const Output& got) {
     const std::string wrong = compare(got, reference(p));
     return {wrong.empty(), wrong.empty() ? "matches the reference" : wrong};
@@ -167,7 +180,7 @@ struct NearestNeighbourExercise : Distances<std::int32_t> {
     void run(cudaStream_t stream) {
       nearest_neighbours(a_.data(), b_.data(), index_.data(), distance_.data(), m_, k_, n_, scratch_.data(), stream);
     }
-    Output result() const { return Nearest{index_.to_host(), distance_.to_host()}; }
+    course::AnswerSpans answer() const { return {index_.whole(), distance_.whole()}; }
 
    private:
     std::size_t m_, k_, n_;
@@ -178,3 +191,17 @@ struct NearestNeighbourExercise : Distances<std::int32_t> {
 };
 
 }  // namespace exercise01
+
+namespace course::wire {
+template <class T>
+struct Fields<distance::Problem<T>> {
+  template <class Self, class F>
+  static void each(Self& s, F&& f) {
+    f(s.m);
+    f(s.k);
+    f(s.n);
+    f(s.a);
+    f(s.b);
+  }
+};
+}  // namespace course::wire

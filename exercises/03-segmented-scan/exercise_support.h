@@ -61,6 +61,14 @@ struct CompactExercise : OverElements {
     m.bytes = static_cast<double>(values.size()) * sizeof(float) + static_cast<double>(kept) * sizeof(float);
     m.rate_unit = "GB/s";
   }
+  /// The answer: the count, then the whole output (room for n), of which the first min(count, n) count.
+  static Output read_answer(const Input& values, course::AnswerReader& answer) {
+    Compaction c;
+    c.count = answer.take<unsigned long long>();
+    c.kept = answer.take_vector<float>(values.size());
+    c.kept.resize(static_cast<std::size_t>(std::min<unsigned long long>(c.count, c.kept.size())));
+    return c;
+  }
   /// The count first (a wrong count is said as such), then every kept element exactly.
   static course::CheckResult check(const Input& values, const Output& got) {
     const std::vector<float> expected = reference(values);
@@ -88,13 +96,7 @@ struct CompactExercise : OverElements {
     void run(cudaStream_t stream) {
       compact_positive(in_.data(), n_, out_.data(), count_.data(), scratch_.data(), stream);
     }
-    Output result() const {
-      Compaction c;
-      c.count = count_.to_host()[0];
-      c.kept = out_.to_host();
-      c.kept.resize(static_cast<std::size_t>(std::min<unsigned long long>(c.count, n_)));
-      return c;
-    }
+    course::AnswerSpans answer() const { return {count_.whole(), out_.whole()}; }
 
    private:
     std::size_t n_;
@@ -162,6 +164,8 @@ struct SegmentSumsExercise : OverElements {
     for (std::size_t s = 0; s < want.expected.size(); ++s) v.add(s, got[s], want.expected[s], want.allowed[s]);
     return v;
   }
+  /// The answer: one sum per segment.
+  static Output read_answer(const Input& p, course::AnswerReader& answer) { return answer.take_vector<float>(segments(p)); }
   static course::CheckResult check(const Input& p, const Output& got) {
     return course::checked(compare(got, reference(p)));
   }
@@ -182,7 +186,7 @@ struct SegmentSumsExercise : OverElements {
     void run(cudaStream_t stream) {
       segment_sums(values_.data(), flags_.data(), n_, sums_.data(), scratch_.data(), stream);
     }
-    Output result() const { return sums_.to_host(); }
+    course::AnswerSpans answer() const { return {sums_.whole()}; }
 
    private:
     std::size_t n_;
@@ -193,3 +197,14 @@ struct SegmentSumsExercise : OverElements {
 };
 
 }  // namespace exercise03
+
+namespace course::wire {
+template <>
+struct Fields<segscan::Problem<float>> {
+  template <class Self, class F>
+  static void each(Self& s, F&& f) {
+    f(s.values);
+    f(s.flags);
+  }
+};
+}  // namespace course::wire

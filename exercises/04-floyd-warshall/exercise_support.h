@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "closure.h"
@@ -49,6 +50,30 @@ struct AllPairs {
     m.operations = static_cast<double>(in.n) * in.n * in.n;
     m.rate_unit = "Gop/s";
   }
+  /// The bytes any solution must move: the n x n input read once (the judge's floor on a reported time).
+  static double compulsory_bytes(const Input& in) { return static_cast<double>(in.n) * in.n * sizeof(Entry); }
+};
+
+/// The student's path() for many pairs at once, as the grading test asks for them: one call of the
+/// student's function per pair. Under ./course grade-class it runs in the student's contestant
+/// (course::call_student), the next hops sent once for all the pairs.
+struct PathsCall {
+  static constexpr std::uint32_t kNumber = 1;
+  struct Input {
+    std::vector<std::int32_t> next;  ///< n x n next hops
+    std::uint64_t n = 0;
+    std::vector<std::int32_t> from, to;  ///< the pairs
+  };
+  using Output = std::vector<std::vector<std::int32_t>>;  ///< one path per pair
+  static Output call(const Input& in) {
+    Output paths;
+    for (std::size_t p = 0; p < in.from.size() && p < in.to.size(); ++p)
+      paths.push_back(path(in.next.data(), static_cast<std::size_t>(in.n), in.from[p], in.to[p]));
+    return paths;
+  }
+  /// The most bytes the paths take on the wire: every path at most n vertices (a longer one is wrong,
+  /// and refused unread).
+  static std::size_t output_limit(const Input& in) { return 8 + in.from.size() * (8 + 4 * static_cast<std::size_t>(in.n)); }
 };
 
 /// The distances and the next hops of every pair: the answer of exercise 04-A.
@@ -61,6 +86,7 @@ struct PathsFound {
 struct NextHopExercise : AllPairs<std::int32_t> {
   static constexpr const char* kTitle = "distances with next hops";
   using Output = PathsFound;
+  using HostCalls = std::tuple<PathsCall>;
 
   static Input generate(const course::CommandLine& cli, std::uint64_t seed) {
     const std::size_t n = cli.size("n");
@@ -69,6 +95,13 @@ struct NextHopExercise : AllPairs<std::int32_t> {
   /// The shortest distances (lesson 04's reference).
   static std::vector<std::int32_t> reference(const Input& graph) {
     return floyd_warshall::reference_distances(graph.entries, graph.n);
+  }
+  /// The answer: the distances, then the next hops, n x n each.
+  static Output read_answer(const Input& graph, course::AnswerReader& answer) {
+    PathsFound got;
+    got.dist = answer.take_vector<std::int32_t>(graph.n * graph.n);
+    got.next = answer.take_vector<std::int32_t>(graph.n * graph.n);
+    return got;
   }
   /// The benchmark checks the distances; the grading test walks the paths as well.
   static course::CheckResult check(const Input& graph, const Output& got) {
@@ -91,7 +124,7 @@ struct NextHopExercise : AllPairs<std::int32_t> {
     void run(cudaStream_t stream) {
       shortest_paths_with_next_hops(graph_.data(), dist_.data(), next_.data(), n_, stream);
     }
-    Output result() const { return PathsFound{dist_.to_host(), next_.to_host()}; }
+    course::AnswerSpans answer() const { return {dist_.whole(), next_.whole()}; }
 
    private:
     std::size_t n_;
@@ -126,6 +159,10 @@ struct ClosureExercise : AllPairs<std::uint8_t> {
     for (std::size_t e = 0; e < n * n; ++e) reach[e] = dist[e] != floyd_warshall::kNoEdge;
     return reach;
   }
+  /// The answer: reach, n x n.
+  static Output read_answer(const Input& adjacency, course::AnswerReader& answer) {
+    return answer.take_vector<std::uint8_t>(adjacency.n * adjacency.n);
+  }
   static course::CheckResult check(const Input& adjacency, const Output& got) {
     const Output expected = reference(adjacency);
     return course::checked(course::compare_exact(got.data(), expected.data(), expected.size()), adjacency.n);
@@ -144,7 +181,7 @@ struct ClosureExercise : AllPairs<std::uint8_t> {
     }
     void poison(cudaStream_t stream) { reach_.poison(stream); }
     void run(cudaStream_t stream) { transitive_closure(adjacency_.data(), reach_.data(), n_, scratch_.data(), stream); }
-    Output result() const { return reach_.to_host(); }
+    course::AnswerSpans answer() const { return {reach_.whole()}; }
 
    private:
     std::size_t n_;
@@ -154,3 +191,24 @@ struct ClosureExercise : AllPairs<std::uint8_t> {
 };
 
 }  // namespace exercise04
+
+namespace course::wire {
+template <>
+struct Fields<exercise04::PathsCall::Input> {
+  template <class Self, class F>
+  static void each(Self& s, F&& f) {
+    f(s.next);
+    f(s.n);
+    f(s.from);
+    f(s.to);
+  }
+};
+template <class T>
+struct Fields<exercise04::Matrix<T>> {
+  template <class Self, class F>
+  static void each(Self& s, F&& f) {
+    f(s.entries);
+    f(s.n);
+  }
+};
+}  // namespace course::wire

@@ -36,10 +36,18 @@ void require_paths(const std::vector<std::int32_t>& graph, std::size_t n, std::s
 
   const course::CounterRng pick(n);
   const bool every_pair = n * n <= pairs;
+  exercise04::PathsCall::Input asked{next, n, {}, {}};
   for (std::size_t p = 0; p < (every_pair ? n * n : pairs); ++p) {
     const std::size_t e = every_pair ? p : pick.bits(p) % (n * n);
-    const std::int32_t from = static_cast<std::int32_t>(e / n), to = static_cast<std::int32_t>(e % n);
-    const std::vector<std::int32_t> route = exercise04::path(next.data(), n, from, to);
+    asked.from.push_back(static_cast<std::int32_t>(e / n));
+    asked.to.push_back(static_cast<std::int32_t>(e % n));
+  }
+  const exercise04::PathsCall::Output routes = course::call_student<exercise04::PathsCall>(asked);
+  REQUIRE(routes.size() == asked.from.size());
+  for (std::size_t p = 0; p < asked.from.size(); ++p) {
+    const std::int32_t from = asked.from[p], to = asked.to[p];
+    const std::size_t e = static_cast<std::size_t>(from) * n + static_cast<std::size_t>(to);
+    const std::vector<std::int32_t>& route = routes[p];
     INFO("path from " << from << " to " << to << " (shortest distance " << expected[e] << "), next hop "
                       << next[e] << ", your path has " << route.size() << " vertices");
     if (expected[e] == kNoEdge) {
@@ -53,8 +61,9 @@ void require_paths(const std::vector<std::int32_t>& graph, std::size_t n, std::s
     REQUIRE(route.size() <= n);
     std::int64_t length = 0;
     for (std::size_t s = 0; s + 1 < route.size(); ++s) {
-      const std::int32_t w = graph[static_cast<std::size_t>(route[s]) * n + route[s + 1]];
       INFO("step " << s << ": " << route[s] << " -> " << route[s + 1]);
+      REQUIRE((route[s + 1] >= 0 && static_cast<std::size_t>(route[s + 1]) < n));  // a vertex of the graph
+      const std::int32_t w = graph[static_cast<std::size_t>(route[s]) * n + route[s + 1]];
       REQUIRE(w != kNoEdge);  // every step must be an edge of the graph
       length += w;
     }

@@ -61,6 +61,10 @@ struct MatrixTimesVector {
       }
     return y;
   }
+  /// The answer: y.
+  static Output read_answer(const Input& p, course::AnswerReader& answer) {
+    return answer.take_vector<float>(kTransposed ? p.columns : p.rows);
+  }
   /// Within the lesson's tolerance for sums of M terms (A^T x) or N terms (A x).
   static course::CheckResult check(const Input& p, const Output& y) {
     const std::vector<double> expected = reference(p);
@@ -83,7 +87,7 @@ struct MatrixTimesVector {
     }
     void poison(cudaStream_t stream) { y_.poison(stream); }
     void run(cudaStream_t stream) { product(a_.data(), x_.data(), y_.data(), rows_, columns_, scratch_.data(), stream); }
-    Output result() const { return y_.to_host(); }
+    course::AnswerSpans answer() const { return {y_.whole()}; }
 
    private:
     std::size_t rows_, columns_;
@@ -111,3 +115,16 @@ struct TimesVector2dExercise : MatrixTimesVector<false, no_scratch, times_vector
 };
 
 }  // namespace exercise05
+
+namespace course::wire {
+template <>
+struct Fields<matvec::Problem> {
+  template <class Self, class F>
+  static void each(Self& s, F&& f) {
+    f(s.rows);
+    f(s.columns);
+    f(s.a);
+    f(s.v);
+  }
+};
+}  // namespace course::wire

@@ -30,6 +30,12 @@ std::size_t usable_device_memory(std::size_t* total = nullptr);
 /// @param what  what it is for, for the message ("input array", ...)
 void ensure_device_memory(std::size_t bytes, const char* what);
 
+/// A stretch of device memory.
+struct DeviceBytes {
+  const void* data = nullptr;  ///< device pointer
+  std::size_t bytes = 0;       ///< its length
+};
+
 /// Copies @p bytes from @p source to @p target (host memory, not overlapping) with several CPU threads:
 /// one thread cannot reach the bandwidth of host memory. Used to fill pinned staging buffers.
 void copy_with_threads(void* target, const void* source, std::size_t bytes);
@@ -62,6 +68,7 @@ class DeviceBuffer {
   T* data() const { return data_; }               ///< device pointer (null when empty)
   std::size_t size() const { return count_; }     ///< number of elements
   std::size_t bytes() const { return count_ * sizeof(T); }  ///< size in bytes
+  DeviceBytes whole() const { return {data_, bytes()}; }     ///< the whole buffer as bytes
 
   /// Copies @p count elements from host memory into the start of the buffer, and returns once they
   /// are on the device. (A plain cudaMemcpy from pageable memory may return while its last DMA is

@@ -11,11 +11,18 @@
 
 namespace course {
 
+/// A number mixed into the seed of every CounterRng: 0, so that a seed gives the same data everywhere,
+/// unless a program sets another. `./course grade-class`'s judge sets a fresh one in every run, so that
+/// the grading test's cases draw inputs that no submission has seen.
+void set_seed_salt(std::uint64_t salt);
+/// The salt set_seed_salt() set (0 by default).
+std::uint64_t seed_salt();
+
 /// A counter-based random generator: a stateless mix of (seed, index) into 64 random bits.
 class CounterRng {
  public:
   /// @param seed any value; different seeds give unrelated streams
-  explicit CounterRng(std::uint64_t seed) : key_(mix(seed ^ 0x9E3779B97F4A7C15ull)) {}
+  explicit CounterRng(std::uint64_t seed) : key_(mix(seed ^ seed_salt() ^ 0x9E3779B97F4A7C15ull)) {}
 
   /// 64 random bits for position @p index.
   std::uint64_t bits(std::uint64_t index) const { return mix(key_ + mix(index)); }

@@ -14,17 +14,25 @@
 ///       static Input generate(const CommandLine&, std::uint64_t seed);  // the benchmark's input
 ///       static void count(const Input&, Measurement&);    // size, bytes or operations, rate unit
 ///       static CheckResult check(const Input&, const Output&);  // against the reference
+///       static Output read_answer(const Input&, AnswerReader&);  // the answer's bytes as an Output
 ///       class OnDevice {                                  // the student's function on device copies
 ///        public:
 ///         explicit OnDevice(const Input&);                // allocates and uploads
 ///         void poison(cudaStream_t);                      // spoils every output
 ///         void run(cudaStream_t);                         // calls the student's function once
-///         Output result() const;                          // downloads the outputs
+///         AnswerSpans answer() const;                     // the device buffers of the answer, in order
 ///       };
 ///     };
 ///
+/// and its Input (and the structs in it) travel to ./course grade-class's contestant on the wire: each
+/// struct has a course::wire::Fields specialisation. An answer is read the same way everywhere: its
+/// buffers' bytes, span by span, through read_answer (course/answer.h), whether they come from this
+/// process's GPU or, under the judge, from a student's process.
+///
 /// The grading test calls run_once<Argmax>(input) and compares with its own expectations; the
-/// benchmark's main (written by CMake's course_add_exercise) is exercise_bench_main<Argmax>.
+/// benchmark's main (written by CMake's course_add_exercise) is exercise_bench_main<Argmax>, and
+/// ./course grade-class builds the grading test as the judge (course/judge.h, COURSE_JUDGE defined),
+/// where run_once hands the input to the student's contestant (course/contestant.h) instead.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -32,14 +40,18 @@
 #include <iostream>
 #include <string>
 
+#include "course/answer.h"
 #include "course/check.h"
 #include "course/cli.h"
 #include "course/device.h"
-#include "course/grading_seal.h"
 #include "course/program.h"
 #include "course/report.h"
 #include "course/step_program.h"
 #include "course/verify.h"
+#include "course/wire.h"
+#ifdef COURSE_JUDGE
+#include "course/judge.h"
+#endif
 
 namespace course {
 
@@ -54,14 +66,38 @@ struct CheckResult {
 inline CheckResult checked(const Verdict& v, std::size_t columns = 0) { return {v.pass, v.describe(columns)}; }
 
 /// Runs the student's function once on @p input, every output poisoned first, and returns what it
-/// produced. Throws CudaError when a CUDA call fails.
+/// produced. Throws CudaError when a CUDA call fails. Under the judge (COURSE_JUDGE) the student's
+/// contestant process runs it, and the judge reads the answer it sends.
 template <class Exercise>
 typename Exercise::Output run_once(const typename Exercise::Input& input) {
+#ifdef COURSE_JUDGE
+  return judge::run<Exercise>(input);
+#else
   typename Exercise::OnDevice device(input);
   device.poison(nullptr);
   device.run(nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
-  return device.result();
+  return read_whole_answer<Exercise>(input, download_answer(device.answer()));
+#endif
+}
+
+/// Calls a host function of the student's that the grading test calls itself (exercise 04-A's path()).
+/// @p Call is a class with
+///
+///     static constexpr std::uint32_t kNumber = 1;   // its number among the exercise's HostCalls
+///     struct Input { ... };  using Output = ...;      // both travel on the wire
+///     static Output call(const Input&);               // calls the student's function
+///     static std::size_t output_limit(const Input&);  // the most bytes its Output can take on the wire
+///
+/// listed in the exercise's `using HostCalls = std::tuple<Call, ...>;`. Under the judge the student's
+/// contestant makes the call and the judge reads what comes back.
+template <class Call>
+typename Call::Output call_student(const typename Call::Input& input) {
+#ifdef COURSE_JUDGE
+  return judge::call<Call>(input);
+#else
+  return Call::call(input);
+#endif
 }
 
 /// The main of an exercise's benchmark: generates the input (--seed and the exercise's sizes), times
@@ -70,8 +106,7 @@ typename Exercise::Output run_once(const typename Exercise::Input& input) {
 /// solution's. The measurement's step is "solution" for the solution's program, "yours" otherwise.
 template <class Exercise>
 int exercise_bench_main(int argc, char** argv) {
-  take_grading_seal();
-  return print_grading_seal(run_program(argv[0], [&]() -> int {
+  return run_program(argv[0], [&]() -> int {
     StepRequest request;
     request.program = program_name(argv[0]);
     CommandLine cli(request.program, std::string("Times the exercise: ") + Exercise::kTitle + ".");
@@ -92,9 +127,9 @@ int exercise_bench_main(int argc, char** argv) {
     typename Exercise::OnDevice device(input);
     time_gpu_step(
         m, request, [&](cudaStream_t s) { device.run(s); }, [&](cudaStream_t s) { device.poison(s); });
-    const CheckResult result = Exercise::check(input, device.result());
+    const CheckResult result = Exercise::check(input, read_whole_answer<Exercise>(input, download_answer(device.answer())));
     return finish_step(m, result.pass, result.detail, request, [](const std::string&) {});
-  }));
+  });
 }
 
 }  // namespace course

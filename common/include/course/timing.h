@@ -5,9 +5,13 @@
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace course {
+
+template <class T>
+class DeviceBuffer;
 
 /// Summary of repeated timings, in milliseconds.
 struct TimingStats {
@@ -27,6 +31,22 @@ struct TimingOptions {
   int reps = 20;           ///< timed runs
   bool flush_l2 = true;    ///< GPU only: overwrite the L2 cache before each run, so small inputs are
                            ///< read from memory as large ones are (not from a warm cache)
+};
+
+/// What time_gpu() runs before each timed repetition: a read of a zero-filled buffer twice the L2's
+/// size, which evicts whatever the last run left in the cache (so small inputs are read from memory,
+/// as large ones are). Disabled, evict() does nothing.
+class L2Eviction {
+ public:
+  explicit L2Eviction(bool enabled = true);
+  ~L2Eviction();
+  L2Eviction(const L2Eviction&) = delete;
+  L2Eviction& operator=(const L2Eviction&) = delete;
+  /// Enqueues the eviction into @p stream.
+  void evict(cudaStream_t stream);
+
+ private:
+  std::unique_ptr<DeviceBuffer<unsigned char>> buffer_;
 };
 
 /// Times @p run on the GPU with a pair of events around each repetition in @p stream.

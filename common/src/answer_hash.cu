@@ -1,0 +1,57 @@
+// answer_hash_on_device: course::answer_hash over an answer that is still in device memory, so that a
+// contestant can commit to its answers the moment its timed runs end, without copying them out first.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "course/answer.h"
+#include "course/check.h"
+
+namespace course {
+
+namespace {
+
+// Adds span @p span's share of the hash to *sum: every thread a stride of 8-byte words, the last word
+// zero-padded, then one atomic add per warp.
+__global__ void hash_span(std::uint64_t key, std::uint64_t span, const unsigned char* data, std::size_t bytes,
+                          unsigned long long* sum) {
+  const std::size_t words = (bytes + 7) / 8;
+  std::uint64_t mine = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    std::uint64_t value = 0;
+    if (8 * i + 8 <= bytes && reinterpret_cast<std::uintptr_t>(data) % 8 == 0) {
+      value = reinterpret_cast<const std::uint64_t*>(data)[i];
+    } else {
+      for (std::size_t b = 0; b < 8 && 8 * i + b < bytes; ++b) value |= std::uint64_t(data[8 * i + b]) << (8 * b);
+    }
+    mine += detail::hash_word(key, span, i, value);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xFFFFFFFFu, mine, offset);
+  if (threadIdx.x % 32 == 0) atomicAdd(sum, static_cast<unsigned long long>(mine));
+}
+
+}  // namespace
+
+std::uint64_t answer_hash_on_device(std::uint64_t key, const AnswerSpans& spans, void* stream_handle) {
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
+  unsigned long long* sum = nullptr;
+  CUDA_CHECK(cudaMalloc(&sum, sizeof *sum));
+  CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof *sum, stream));
+  std::uint64_t lengths = 0;
+  for (std::size_t j = 0; j < spans.size(); ++j) {
+    lengths += detail::hash_mix(key ^ spans[j].bytes);
+    if (spans[j].bytes == 0) continue;
+    const std::size_t words = (spans[j].bytes + 7) / 8;
+    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
+    hash_span<<<blocks, 256, 0, stream>>>(key, j, static_cast<const unsigned char*>(spans[j].data), spans[j].bytes, sum);
+    CUDA_CHECK_LAUNCH();
+  }
+  unsigned long long total = 0;
+  CUDA_CHECK(cudaMemcpyAsync(&total, sum, sizeof total, cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaFree(sum));
+  return total + lengths;
+}
+
+}  // namespace course
