@@ -3,7 +3,8 @@
 # C++ compiler (quick) on small files: it compiles a file that includes what a submission may include,
 # and refuses one that includes a file of the machine or of the course outside the exercise, confined
 # by the sandbox (where the kernel has Landlock) and, as on a kernel without it, by the check of what
-# the compiler read ("confine no"), so that the file's lines never reach the log. It stops a compile at
+# the compiler read ("confine no"), so that the file's lines never reach the log; and refuses inline
+# assembly that reads a file (.incbin) or makes directives (.macro), on either kind of machine. It stops a compile at
 # its time limit and gives that failure again, without compiling, while the file stays the same.
 # Usage: common/tests/test_compile_submission.sh SANDBOX WORK_DIR
 set -uo pipefail
@@ -68,6 +69,24 @@ int main() { return answer(); }'
   compile $k 'int main() { return 1 }'
   check "confine $mode: a syntax error is a compile error (1), its log ends 'failed: ...'" \
     test $? -eq 1 -a "$(tail -1 "$work/logs/$k.log")" = "failed: the compiler's exit code 1"
+  # The assembler reads what no dependency file names: a file's bytes (.incbin, spelt in two pieces
+  # here), or directives made by a macro.
+  k=$((k + 1))
+  compile $k "asm(\".inc\" \"bin \\\"$work/secret/solution.h\\\"\");
+int main() { return 0; }"
+  check "confine $mode: inline assembly that .incbins a file is refused" test $? -eq 1
+  check "... with one line that says why" grep -q "^refused: it reads another file into its code with the assembler's .incbin" "$work/logs/$k.log"
+  check "... and no object" test ! -e "$work/objects/$k/answer.o"
+  check "... nothing of the file in the log" lacks "answer key" "$work/logs/$k.log"
+  k=$((k + 1))
+  compile $k 'asm(".macro pick\n.endm");
+int main() { return 0; }'
+  check "confine $mode: inline assembly that makes a macro is refused" test $? -eq 1
+  check "... with one line that says why" grep -q "^refused: its inline assembly makes directives of its own (.macro)" "$work/logs/$k.log"
+  k=$((k + 1))
+  compile $k 'const char* text = ".incbin is only text here";
+int main() { asm volatile("nop"); return text[0] == 0; }'
+  check "confine $mode: plain inline assembly, and the word .incbin in a string, compile" test $? -eq 0 -a -f "$work/objects/$k/answer.o"
 done
 k=$((k + 1))
 compile $k '#if __INCLUDE_LEVEL__ < 40

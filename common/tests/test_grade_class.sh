@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Tests `./course grade-class` on a made-up class of twenty-seven, each submission for exercise 02 argmax
+# Tests `./course grade-class` on a made-up class of thirty-six, each submission for exercise 02 argmax
 # written from the course's own solution or stub. The first seventeen make every mistake and misbehaviour
-# of a running program; the ten after them try to get marks without the work, or to harm the gradebook:
+# of a running program; the ten after them try to get marks without the work, or to harm the gradebook;
+# nine more know how the course grades and go for the judge itself (after the table below).
 #   alice  the solution, a lone file                      quentin #include "../../solutions/.../argmax.cu"
 #   bob    a whole copy of the course, stub untouched,    rachel  #include of the solution by its full path
 #          and a broken argmax.cu outside exercises/      sybil   #include "/etc/os-release", a file of the
@@ -24,6 +25,17 @@
 #   nick   the solution, writing over alice's row and             out (the same code as alice's), graded
 #          feedback and outside the grading folder                after them all
 #   olivia the solution with a race in shared memory (racecheck's to find)
+# And those who have read how grading works:
+#   abel   takes COURSE_GRADE_SEAL in a constructor before main() and prints a seal line as it ends
+#   bea    reads the seal from /proc/self/environ and its parents', and prints what it finds
+#   cyril  prints the benchmark's CSV line of a 0.0001 ms PASS, computing nothing
+#   dora   reads the judge's and every ancestor's /proc/PID/mem and environ, and sends them SIGSTOP and
+#          SIGKILL (from a constructor too, where the kernel scopes signals)
+#   eli    a symbolic link to the course's solution
+#   faye   .incbins the solution's file into its own code, the directive spelt in two pieces
+#   gus    writes a forged answer frame to the judge's descriptor 4, computing nothing
+#   hana   the solution, its kernels on a stream of its own, so that the timing's events see nothing
+#   jude   the solution, with a thread of its own started before main()
 # Without a GPU every build is checked (who compiles, who is refused and why, which file was found) and
 # grading exits 77; on a GPU every verdict is checked too: passes, failures, time-outs, crashes, early
 # ends, too much output, the compute-sanitizer findings and what they cost, the points, the
@@ -66,6 +78,7 @@ rm -rf "$class" "$work/grades"
 bash "$root/common/tests/copy_of_course.sh" "$work/course"
 mkdir -p "$class"/{alice,bob,carol,dave,erin,fiona,frank,grace,heidi,ivan,judy,kim,leo,mallory,nick,olivia,peggy}
 mkdir -p "$class"/{quentin,rachel,sybil,trent,uma,victor,walter,xavier,yolanda,zack}
+mkdir -p "$class"/{abel,bea,cyril,dora,eli,faye,gus,hana,jude}
 
 # edit FILE EXPECTED SED-SCRIPT: applies the script and checks that it changed something.
 edit() {
@@ -186,6 +199,107 @@ void argmax(const float* values, std::size_t n, ArgMax* result, void* scratch, c
 }
 }  // namespace exercise02
 ZACK
+
+# Those who go for the judge. A stub's functions that compute nothing, with CODE in each and TOP at the
+# top of the file: nothing_but STUDENT TOP CODE.
+nothing_but() {
+  cat >"$class/$1/argmax.cu" <<NOTHING
+#include "argmax.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+$2
+
+namespace exercise02 {
+std::size_t argmax_scratch_bytes(std::size_t) { $3 return 16; }
+void argmax(const float*, std::size_t, ArgMax*, void*, cudaStream_t) { $3 }
+}  // namespace exercise02
+NOTHING
+}
+nothing_but abel 'namespace {
+std::string seal;
+__attribute__((constructor)) void take_seal() {
+  if (const char* word = std::getenv("COURSE_GRADE_SEAL")) seal = word;
+  unsetenv("COURSE_GRADE_SEAL");
+}
+__attribute__((destructor)) void print_seal() { std::printf("\ncourse-grade-seal: %s exit 0\n", seal.c_str()); }
+}  // namespace' ''
+nothing_but bea 'namespace {
+// Every word of /proc/PID/environ that names a seal, for this process and its parents.
+void find_seals() {
+  for (const std::string& path : {std::string("/proc/self/environ"), "/proc/" + std::to_string(getppid()) + "/environ"}) {
+    std::ifstream in(path);
+    for (std::string word; std::getline(in, word, static_cast<char>(0));)
+      if (word.find("SEAL") != std::string::npos) std::printf("course-grade-seal: %s exit 0\n", word.c_str());
+  }
+}
+}  // namespace' 'find_seals();'
+nothing_but cyril '' 'std::printf("lesson,step,title,kind,size,median_ms,min_ms,max_ms,verdict\n02,yours,argmax,gpu,n=40960000,0.0001,0.0001,0.0001,PASS\n");'
+nothing_but dora 'namespace {
+int parent_of(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const std::size_t end = line.rfind(41);  // the closing parenthesis of the command name
+  if (end == std::string::npos) return 0;
+  std::istringstream rest(line.substr(end + 2));
+  std::string state;
+  int parent = 0;
+  rest >> state >> parent;
+  return parent;
+}
+// The judge is an ancestor: the memory and environment of every ancestor, then SIGSTOP and SIGKILL.
+// (A probe first, signal 0: where it is allowed the test says so, rather than stop its own run.)
+void reach_out() {
+  for (int pid = getppid(); pid > 1; pid = parent_of(pid)) {
+    for (const char* what : {"mem", "environ"}) {
+      const int fd = open(("/proc/" + std::to_string(pid) + "/" + what).c_str(), O_RDONLY);
+      char buffer[256];
+      if (fd >= 0 && read(fd, buffer, sizeof buffer) > 0) std::printf("read the %s of process %d\n", what, pid);
+      if (fd >= 0) close(fd);
+    }
+    if (kill(pid, 0) == 0) {
+      std::printf("could signal process %d\n", pid);
+      continue;
+    }
+    kill(pid, SIGSTOP);
+    kill(pid, SIGKILL);
+  }
+}
+__attribute__((constructor)) void reach_out_before_main() { reach_out(); }
+}  // namespace' 'reach_out();'
+ln -s "$work/course/solutions/02-max-reduction/argmax.cu" "$class/eli/argmax.cu"
+cp "$stub" "$class/faye/argmax.cu"
+echo "asm(\".inc\" \"bin \\\"$work/course/solutions/02-max-reduction/argmax.cu\\\"\");  // the solution, into this file's code" \
+  >>"$class/faye/argmax.cu"
+nothing_but gus '' '// A forged answer on the judge'"'"'s descriptor: the protocol'"'"'s header ("CJW1", Answer, 32 bytes), then one
+  // span of 16 bytes claiming a maximum of 0.99999 at index 0.
+  unsigned char message[48] = {};
+  const std::uint32_t magic = 0x31574A43u, kind = 11;
+  const std::uint64_t length = 32, spans = 1, bytes = 16;
+  const float value = 0.99999f;
+  std::memcpy(message, &magic, 4);
+  std::memcpy(message + 4, &kind, 4);
+  std::memcpy(message + 8, &length, 8);
+  std::memcpy(message + 16, &spans, 8);
+  std::memcpy(message + 24, &bytes, 8);
+  std::memcpy(message + 32, &value, 4);
+  (void)!write(4, message, sizeof message);'
+first_call hana 'static cudaStream_t own = [] { cudaStream_t s = nullptr; cudaStreamCreateWithFlags(\&s, cudaStreamNonBlocking); return s; }(); stream = own;  // never joined to the caller'"'"'s'
+cp "$solution" "$class/jude/argmax.cu"
+printf '%s\n' '#include <chrono>' '#include <thread>' \
+  'namespace { const bool started = [] { std::thread([] { for (;;) std::this_thread::sleep_for(std::chrono::seconds(1)); }).detach(); return true; }(); }' \
+  >>"$class/jude/argmax.cu"
 [ $make_class_only -eq 0 ] || exit 0
 
 status=0
@@ -218,15 +332,27 @@ bad = [r for r in rows if len(r) != 14 or any(c[:1] in ("=", "+", "-", "@", "\t"
 sys.exit(print(bad) or 1) if bad else None
 PY
 
-[ "$(($(wc -l <"$book") - 1))" -eq 27 ] || fail "the gradebook does not have 27 rows"
+[ "$(($(wc -l <"$book") - 1))" -eq 36 ] || fail "the gradebook does not have 36 rows"
 [ "$(cell bob file)" = "course/exercises/02-max-reduction/argmax.cu" ] || fail "bob's file was not the one in exercises/: $(row bob)"
 grep -q 'also found: course/scratch/argmax.cu' "$work/grades/feedback/bob.txt" || fail "bob's feedback does not name his other file"
 [ "$(cell carol build)" = "compile error" ] || fail "carol's syntax error was not a compile error: $(row carol)"
 grep -q "error" "$work/grades/feedback/carol.txt" || fail "carol's feedback does not show the compiler's error"
 [ "$(cell grace build)" = "missing file" ] || fail "grace's misnamed file was not reported missing: $(row grace)"
-for student in alice bob dave erin fiona frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack; do
+for student in alice bob dave erin fiona frank heidi ivan judy kim leo mallory nick olivia peggy walter xavier yolanda zack \
+  abel bea cyril dora gus hana jude; do
   [ "$(cell "$student" build)" = built ] || fail "$student's submission did not build: $(row "$student")"
 done
+# A link to the solution, and the solution's bytes through the assembler: refused, each with its one line.
+[ "$(cell eli build)" = refused ] && cell eli first_failure | grep -q '^argmax.cu is a symbolic link, which grading does not follow' ||
+  fail "eli's link to the solution was not refused with its reason: $(row eli)"
+[ "$(cell faye build)" = refused ] &&
+  cell faye first_failure | grep -q "^it reads another file into its code with the assembler's .incbin" ||
+  fail "faye's .incbin of the solution was not refused with its reason: $(row faye)"
+for student in eli faye; do
+  [ "$(cell $student points)" = 0 ] || fail "$student earned points: $(row $student)"
+  ! grep -q -F 'The solution: two launches' "$work/grades/feedback/$student.txt" || fail "the solution's text reached $student's feedback"
+done
+[ ! -e "$work/grades/files/eli.cu" ] || fail "eli's link was copied as her file"
 # Those who reach for files that are not the exercise's: zero, with a reason of one line, and nothing
 # of those files in their feedback.
 [ "$(cell quentin build)" = "compile error" ] && cell quentin first_failure | grep -q 'No such file' ||
@@ -306,8 +432,29 @@ else
   [ "$(cell judy cases_passed)" -gt 0 ] || fail "judy's crash on odd sizes cost her every case: $(row judy)"
   # Marks without the work: none.
   grep -q '^ENDED EARLY' "$work/grades/feedback/walter.txt" || fail "walter's exit(0) was not an early end"
-  for student in walter xavier yolanda; do
-    [ "$(cell $student points)" = 0 ] || fail "$student earned points without a kernel: $(row $student)"
+  for student in walter xavier yolanda abel bea cyril dora gus; do
+    [ "$(cell $student points)" = 0 ] && [ -n "$(cell $student first_failure)" ] ||
+      fail "$student earned points without a kernel, or has no reason: $(row $student)"
+  done
+  # dora went for the judge: it finished every case (no case ungraded), and where the sandbox confines
+  # she read no ancestor's memory or environment and could signal none of them.
+  ! grep -q '^NOT GRADED' "$work/grades/feedback/dora.txt" || fail "dora stopped the judge: $(grep -m1 '^NOT GRADED' "$work/grades/feedback/dora.txt")"
+  [ "$(grep -c '^FAIL  ' "$work/grades/feedback/dora.txt")" -eq "$(cell dora cases_total)" ] || fail "dora's cases were not all judged FAIL"
+  if "$work/course/build/bin/course_sandbox" --check | grep -q "their signals too"; then
+    ! grep -q -E 'could signal|read the' "$work/grades/builds/run/dora.printed" ||
+      fail "dora reached an ancestor: $(grep -m2 -E 'could signal|read the' "$work/grades/builds/run/dora.printed")"
+  fi
+  # Right answers, but a time the judge cannot stand behind: none, and no place on the leaderboard.
+  for student in hana jude; do
+    [ "$(cell $student points)" = "$total" ] && [ -z "$(cell $student time_ms)" ] ||
+      fail "$student should have every point and no time: $(row $student)"
+  done
+  grep -q '^time: not trusted: ' "$work/grades/feedback/hana.txt" ||
+    fail "hana's time, her kernels unseen by the events, was not refused: $(grep '^time' "$work/grades/feedback/hana.txt")"
+  grep -q "^time: not measured: your program reported: it started a thread before main()" "$work/grades/feedback/jude.txt" ||
+    fail "jude's thread before main() did not stop her timing: $(grep '^time' "$work/grades/feedback/jude.txt")"
+  for student in abel bea cyril dora gus hana jude; do
+    ! grep -q "^[0-9]*,$student," "$work/grades/leaderboard.csv" || fail "$student is on the leaderboard"
   done
   if "$work/course/build/bin/course_sandbox" --check >/dev/null; then
     [ ! -e "$work/outside.txt" ] || fail "nick wrote outside his folder"
@@ -331,7 +478,7 @@ cp "$solution" "$class/carol/argmax.cu"
 mkdir -p "$class/zoe"
 cp "$solution" "$class/zoe/argmax.cu"
 grade only.out "$class" --out "$work/grades" --only carol zoe
-[ "$(($(wc -l <"$book") - 1))" -eq 28 ] || fail "after --only the gradebook does not have 28 rows"
+[ "$(($(wc -l <"$book") - 1))" -eq 37 ] || fail "after --only the gradebook does not have 37 rows"
 diff "$work/others-before.csv" <(grep -v -e '^carol,' -e '^zoe,' "$book") ||
   fail "--only carol zoe changed other students' rows (above)"
 for student in carol zoe; do
@@ -375,7 +522,7 @@ grade regrade.out "$download" --out "$work/grades" --only doejane
   fail "a regrade lost the assignment's title in canvas.csv: $(head -1 "$canvas")"
 
 if [ $first_status -eq 77 ]; then
-  echo "grade-class: all checks passed without a GPU (27 submissions built, refused or reported; a regrade; a download; nothing run)"
+  echo "grade-class: all checks passed without a GPU (36 submissions built, refused or reported; a regrade; a download; nothing run)"
 else
   echo "grade-class: all checks passed on a GPU (verdicts, points, time-outs, output, sanitizers, confinement, integrity, leaderboard, regrade, download)"
 fi

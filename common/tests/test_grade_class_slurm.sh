@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests `./course grade-class --slurm` on a real one-node Slurm (common/testing/slurm_cluster.sh): a class
-# of 30 (the made-up class of twenty-seven of test_grade_class.sh, and three of them again: correct,
+# of 39 (the made-up class of thirty-six of test_grade_class.sh, and three of them again: correct,
 # wrong, not compiling, hanging, crashing, misnamed, refused, ...) graded by the local command and through Slurm
 # (a job array and the merge after it) must give the same gradebook row for row, the same feedback and
 # the same leaderboard. The array is held while a new student's folder is added to the class (first
@@ -26,7 +26,7 @@ class=$work/class
 mkdir -p "$class"
 cp -r "$work"/made-up/class/* "$class/"
 for student in alice carol erin; do cp -r "$class/$student" "$class/$student-2"; done
-[ "$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 30 ] || fail "the class does not have 30 students"
+[ "$(find "$class" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 39 ] || fail "the class does not have 39 students"
 # The course that grades them, written with the class (its ./course builds in its build/).
 course=$work/made-up/course
 export COURSE_BUILD_DIR=$course/build
@@ -41,7 +41,7 @@ cp -R "$work/grades/gradebook.csv" "$work/grades/leaderboard.csv" "$work/grades/
 
 dry=$("$course/course" grade-class 02 argmax "$class" --out "$work/dry" --slurm --dry-run --partition course --time 30) ||
   fail "--dry-run failed"
-grep -q '^#SBATCH --array=1-30%8$' <<<"$dry" || fail "the dry run's array is not 1-30%8: $dry"
+grep -q '^#SBATCH --array=1-39%8$' <<<"$dry" || fail "the dry run's array is not 1-39%8: $dry"
 grep -q '^#SBATCH --partition=course$' <<<"$dry" || fail "the dry run does not name the partition"
 grep -q -- '--merge$' <<<"$dry" || fail "the dry run has no merge job"
 [ ! -e "$work/dry/gradebook.csv" ] || fail "the dry run graded"
@@ -74,9 +74,9 @@ for row in csv.reader(open(sys.argv[1])): print(row[:9] + row[11:13])' "$1"
 }
 diff <(without_times "$work/local/gradebook.csv") <(without_times "$work/grades/gradebook.csv") ||
   fail "the gradebooks differ (above: local <, Slurm >)"
-[ "$(wc -l <"$work/grades/gradebook.csv")" -eq 31 ] || fail "the gradebook does not have 30 rows"
+[ "$(wc -l <"$work/grades/gradebook.csv")" -eq 40 ] || fail "the gradebook does not have 39 rows"
 ! grep -q '^aaron,' "$work/grades/gradebook.csv" || fail "aaron, who joined after the array was submitted, was graded"
-diff -r -I '^time: ' -I '^Grading of ' "$work/local/feedback" "$work/grades/feedback" || fail "the feedback differs"
+diff -r -I '^time: ' -I '^      timed runs: ' -I '^Grading of ' "$work/local/feedback" "$work/grades/feedback" || fail "the feedback differs"
 diff <(cut -d, -f2 "$work/local/leaderboard.csv" | sort) <(cut -d, -f2 "$work/grades/leaderboard.csv" | sort) ||
   fail "the leaderboards hold different students"
 # Without a GPU nothing ran, so every cell but the time of grading is the same.
@@ -89,4 +89,4 @@ if [ $status -eq 77 ]; then
     fail "without a GPU the gradebooks differ"
 fi
 stop_slurm
-echo "grade-class --slurm: 30 students graded through a job array and a merge job, as the local command grades them, and no one who joined later"
+echo "grade-class --slurm: 39 students graded through a job array and a merge job, as the local command grades them, and no one who joined later"

@@ -15,6 +15,7 @@ check() {  # check WHAT CONDITION...
   if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
 }
 has_line() { grep -q -x -F -- "$1" "$2"; }  # has_line LINE FILE
+lacks() { ! grep -q -F -- "$1" "$2"; }       # lacks TEXT FILE
 field() { awk -F'\t' -v s="$1" -v n="$2" '$1 == s { print $n }' "$3"; }  # field STUDENT N LIST
 
 # --- course_intake: folders --------------------------------------------------------------------------
@@ -30,13 +31,51 @@ check "... the file inside a copy of exercises/ first, naming the others" \
 check "... a student without the file as missing" test "$(field bob 5 "$work/folders.tsv")" = missing
 check "... Moodle's folder as the student's name and participant number" \
   test "$(field 'Jane Doe' 2 "$work/folders.tsv")|$(field 'Jane Doe' 3 "$work/folders.tsv")" = "4207|moodle"
-"$bin/course_intake" --submissions "$folders" --exercise argmax.cu --list "$work/only.tsv" --only "bob alice"
+"$bin/course_intake" --submissions "$folders" --exercise argmax.cu --list "$work/only.tsv" --only "$(printf 'bob\talice')"
 check "--only keeps the students named" test "$(cut -f1 "$work/only.tsv" | tr '\n' ' ')" = "alice bob "
 "$bin/course_intake" --submissions "$folders" --exercise argmax.cu --list "$work/x.tsv" --only "carol" 2>"$work/only.err"
 check "--only refuses a student who is not in the class, in one line (exit 2)" \
   test $? -eq 2 -a "$(wc -l <"$work/only.err")" -eq 1
 "$bin/course_intake" --submissions "$work/none" --exercise argmax.cu --list "$work/x.tsv" 2>/dev/null
 check "a folder that does not exist: exit 2" test $? -eq 2
+
+# --- course_intake: what an instructor finds in week 10 ------------------------------------------------
+# Copies the browser numbered, letters in another case, two participants of one name, a name with a
+# space, and symbolic links (to a solution, say), which are refused, never followed.
+week10=$work/week10
+mkdir -p "$week10/ann" "$week10/ben" "$week10/cat/sub" "$week10/Jane Doe_4207_assignsubmission_file" \
+  "$week10/Jane Doe_5555_assignsubmission_file" "$week10/Mary Ann" "$work/elsewhere/folder"
+echo first >"$week10/ann/argmax.cu"
+echo latest >"$week10/ann/argmax (2).cu"
+echo older >"$week10/ann/argmax(1).cu"
+echo capital >"$week10/ben/Argmax.cu"
+echo "the solution" >"$work/elsewhere/argmax.cu"
+ln -s "$work/elsewhere/argmax.cu" "$week10/cat/sub/argmax.cu"
+cp "$work/elsewhere/argmax.cu" "$work/elsewhere/folder/argmax.cu"
+ln -s "$work/elsewhere/folder" "$week10/dan"
+touch "$week10/Jane Doe_4207_assignsubmission_file/argmax.cu" "$week10/Jane Doe_5555_assignsubmission_file/argmax.cu" \
+  "$week10/Mary Ann/argmax.cu"
+"$bin/course_intake" --submissions "$week10" --exercise argmax.cu --list "$work/week10.tsv" 2>"$work/week10.err"
+check "course_intake lists a class with two participants of one name (exit 0)" test $? -eq 0
+check "... each as NAME-ID" test "$(grep -c '^Jane Doe-\(4207\|5555\)'$'\t' "$work/week10.tsv")" -eq 2
+check "... the latest copy a browser numbered, saying so" \
+  test "$(field ann 5 "$work/week10.tsv")|$(field ann 7 "$work/week10.tsv")|$(field ann 8 "$work/week10.tsv")" = \
+  "found|argmax (2).cu|graded argmax (2).cu as argmax.cu; also found: argmax(1).cu, argmax.cu"
+check "... a file named in other letters" test "$(field ben 5 "$work/week10.tsv")|$(field ben 7 "$work/week10.tsv")" = "found|Argmax.cu"
+check "... a symbolic link to a file refused, with its reason" \
+  test "$(field cat 5 "$work/week10.tsv")|$(field cat 8 "$work/week10.tsv")" = \
+  "refused|sub/argmax.cu is a symbolic link, which grading does not follow: send the file itself"
+check "... a student's folder that is a symbolic link refused" test "$(field dan 5 "$work/week10.tsv")" = refused
+check "... and neither link's target named" lacks elsewhere "$work/week10.tsv"
+"$bin/course_intake" --submissions "$week10" --exercise argmax.cu --list "$work/week10-only.tsv" \
+  --only "$(printf 'Mary Ann\tJane Doe-5555')"
+check "--only takes a name with a space as one student" \
+  test "$(cut -f1 "$work/week10-only.tsv" | tr '\n' '|')" = "Jane Doe-5555|Mary Ann|"
+flat_links=$work/flat-links
+mkdir -p "$flat_links"
+ln -s "$work/elsewhere/argmax.cu" "$flat_links/doejane_4207_81234_argmax.cu"
+"$bin/course_intake" --submissions "$flat_links" --exercise argmax.cu --list "$work/flat-links.tsv"
+check "a download's file that is a symbolic link is refused" test "$(field doejane 5 "$work/flat-links.tsv")" = refused
 
 # --- course_intake: a flat download --------------------------------------------------------------------
 flat=$work/flat

@@ -11,7 +11,10 @@
 #   - what it prints goes to `logs`/K.log, the student's compile log (feedback quotes its errors).
 # Once it has compiled, every file the compiler read (its dependency file) must lie in those places
 # too: on a machine without Landlock (`confine no`), where the sandbox cannot stop the reading, this
-# is what refuses an #include of a file from elsewhere. A refusal removes the object and ends the log
+# is what refuses an #include of a file from elsewhere. The assembler reads files the dependency file
+# never names (.incbin, .include): every assembly file the host compiler hands it passes through
+# assemble_submission.sh first, which refuses a submission's inline assembly that reads a file or
+# writes directives of its own (macros, repetitions), whatever the machine. A refusal removes the object and ends the log
 # with one line "refused: ...", which grade-class gives as the reason; a time-out ends it with
 # "stopped: ...", any other failure with "failed: ...".
 # A compile that failed leaves logs/K.failed (its exit code): while grade-class keeps it (the student's
@@ -52,7 +55,19 @@ done
 extra=()
 [ -n "$depfile" ] || { depfile=$object.d; extra=(-MD -MF "$depfile"); }
 object_folder=$(cd "$(dirname "$object")" && pwd)
-allowed=("${readable[@]}" "$source_folder" "$object_folder")
+# The host compiler finds the assembler first in the folder -B names: there, assemble_submission.sh.
+assembler=$object_folder/assembler
+rm -rf "$assembler"
+mkdir -p "$assembler"
+real_as=$(command -v as || true)
+printf '#!/usr/bin/env bash\nexec bash %q %q %q "$@"\n' "$(dirname "$0")/assemble_submission.sh" "$assembler/refused" "$real_as" \
+  >"$assembler/as"
+chmod +x "$assembler/as"
+case $(basename "$1") in
+  nvcc*) extra+=(-Xcompiler "-B$assembler/") ;;
+  *) extra+=("-B$assembler/") ;;
+esac
+allowed=("${readable[@]}" "$source_folder" "$object_folder" "$(dirname "$0")/assemble_submission.sh")
 # Confined to them; with `confine no` (a machine whose kernel has no Landlock) reading is left free,
 # and the check of the dependency file below is what keeps other files out.
 confined=(--allow-unconfined)
@@ -94,6 +109,8 @@ read_files=()
   mapfile -t read_files < <(sed -e 's/\\$//' -e '1s/^[^:]*: *//' -e 's/\\ /\x01/g' "$depfile" | tr -s ' \t' '\n\n' |
     sed -e '/^$/d' -e 's/\x01/ /g')
 mapfile -t named_files < <(sed -n -E 's/^(In file included from )?([^ :(][^:(]*)(:[0-9]+|\([0-9]+\)).*/\2/p' "$log" | sort -u)
+# The assembler's refusal: its one line is the reason.
+[ ! -s "$assembler/refused" ] || refuse "$(head -1 "$assembler/refused")"
 case $code in
   0) ;;
   124) echo "stopped: compiling took longer than the time limit ($seconds s)" >>"$log"; echo 124 >"$failed"; exit 124 ;;

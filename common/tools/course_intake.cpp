@@ -6,21 +6,27 @@
 //   - one folder per student (the folder's name is the student's): the exercise's file NAME.cu is found
 //     at any depth, the one inside a copy of the course's exercises/ first, else the first by name;
 //     a folder of Moodle's download in folders ("Jane Doe_4207_assignsubmission_file") gives the
-//     student's name and participant number;
+//     student's name and participant number (two students of one name are listed as NAME-ID);
 //   - the flat files of a learning platform's bulk download, grouped by student:
 //       Canvas  doejane_4207_81234_argmax.cu, doejane_late_4207_81240_argmax-1.cu
 //               (sortable name, "late", user id, file id, the file's own name; Canvas numbers a file sent
 //               again under the same name: argmax-1.cu)
 //       Moodle  Jane Doe_4207_assignsubmission_file_argmax.cu
-//     The file graded is the latest of NAME.cu and Canvas's renamed copies (NAME-N.cu, the largest N).
+//     The file graded is the latest of NAME.cu and the copies the platforms and browsers name
+//     (NAME-N.cu, NAME (N).cu, NAME(N).cu: the largest N), whatever the case of its letters
+//     (Argmax.cu); in a folder too. A note says when the name graded is not the exercise's own.
+// A symbolic link is never followed: a student's folder, or the file to grade, that is one is refused
+// with a one-line reason (it could point at the solution, or at another student's file).
 // Written to FILE, one line per student sorted by name, tab-separated:
 //   student  id  platform  late  status  file  shown  note
 // status is "found" (file: the absolute path of the file to grade; shown: its name as the student
-// knows it), "missing" (none) or "odd name" (a name that holds a tab, a newline or a ';'); the note
-// says what else was there ("also found: ...", "2 files sent: ..."). --only keeps the students named
-// and refuses a name that is not in the class. Files of the download that belong to no known form are
+// knows it), "missing" (none), "refused" (a symbolic link) or "odd name" (a name that holds a tab, a
+// newline or a ';'); the note says what else was there ("also found: ...", "2 files sent: ..."), or
+// why it was refused. --only (names separated by tabs, so that "Jane Doe" is one) keeps the students
+// named and refuses a name that is not in the class. Files of the download that belong to no known form are
 // named, one line each, and left out. Exit code: 0, or 2 with one line.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -48,6 +54,7 @@ struct Student {
   std::string platform;  // "canvas", "moodle" or ""
   bool late = false;
   fs::path folder;                 // the student's folder (folder form)
+  bool folder_is_link = false;     // the folder is a symbolic link
   std::vector<fs::path> files;     // the student's files (flat form)
   std::vector<std::string> shown;  // each file's own name (flat form), as the student sent it
 };
@@ -99,16 +106,27 @@ Student student_of_folder(const fs::path& folder) {
   return s;
 }
 
-// The number N of Canvas's renamed copy "STEM-N.cu" of "STEM.cu", -1 when @p name is not one.
-long renamed_copy_number(const std::string& name, const std::string& exercise) {
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// How @p name stands to the exercise's file name @p exercise: 0 for the name itself (its letters in
+// any case), N for a copy the platforms or a browser numbered N ("argmax-2.cu", Canvas's; "argmax
+// (1).cu" and "argmax(1).cu", a browser's), -1 for any other name.
+long copy_number(const std::string& name, const std::string& exercise) {
   const fs::path wanted(exercise);
-  const std::string stem = wanted.stem().string(), extension = wanted.extension().string();
-  if (name.size() <= stem.size() + 1 + extension.size() || name.compare(0, stem.size() + 1, stem + "-") != 0 ||
-      name.compare(name.size() - extension.size(), extension.size(), extension) != 0)
+  const std::string stem = lower(wanted.stem().string()), extension = lower(wanted.extension().string());
+  const std::string n = lower(name);
+  if (n.size() < stem.size() + extension.size() || n.compare(0, stem.size(), stem) != 0 ||
+      n.compare(n.size() - extension.size(), extension.size(), extension) != 0)
     return -1;
-  const std::string number = name.substr(stem.size() + 1, name.size() - stem.size() - 1 - extension.size());
-  if (number.empty() || number.size() > 6 || number.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stol(number);
+  const std::string middle = n.substr(stem.size(), n.size() - stem.size() - extension.size());
+  if (middle.empty()) return 0;
+  static const std::regex numbered(R"(^(?:-([0-9]{1,6})| ?\(([0-9]{1,6})\))$)");
+  std::smatch m;
+  if (!std::regex_match(middle, m, numbered)) return -1;
+  return std::stol(m[1].matched ? m[1].str() : m[2].str());
 }
 
 // One line of the list: the fields, tab-separated.
@@ -116,24 +134,46 @@ struct Row {
   std::string status, file, shown, note;
 };
 
-// The file to grade in a student's folder: NAME.cu under a copy of exercises/ first, else the first
-// by path; the note names the others.
+// The file to grade in a student's folder: NAME.cu (or a numbered copy of it, the latest) under a copy
+// of exercises/ first, else the first folder by path; the note names the others. Symbolic links are
+// neither followed nor graded.
 Row choose_in_folder(const Student& s, const std::string& exercise) {
-  std::vector<std::string> found;  // relative to the student's folder
+  if (s.folder_is_link) return {"refused", "", "", "the student's folder is a symbolic link, which grading does not follow"};
+  struct Found {
+    std::string path;  // relative to the student's folder
+    long number;       // its copy number
+    bool link;
+  };
+  std::vector<Found> found;
   for (auto it = fs::recursive_directory_iterator(s.folder, fs::directory_options::skip_permission_denied);
-       it != fs::recursive_directory_iterator(); ++it)
-    if (it->is_regular_file() && it->path().filename() == exercise)
-      found.push_back(fs::relative(it->path(), s.folder).string());
+       it != fs::recursive_directory_iterator(); ++it) {
+    const long number = copy_number(it->path().filename().string(), exercise);
+    if (number < 0 || it->is_directory()) continue;
+    const bool link = it->is_symlink();
+    if (link || it->is_regular_file()) found.push_back({it->path().lexically_relative(s.folder).string(), number, link});
+  }
   if (found.empty()) return {"missing", "", "", "no " + exercise + " in the folder"};
-  std::sort(found.begin(), found.end());
-  auto chosen = std::find_if(found.begin(), found.end(), [](const std::string& path) {
-    return path.rfind("exercises/", 0) == 0 || path.find("/exercises/") != std::string::npos;
+  auto in_exercises = [](const Found& f) {
+    return f.path.rfind("exercises/", 0) == 0 || f.path.find("/exercises/") != std::string::npos;
+  };
+  auto folder_of = [](const Found& f) { return fs::path(f.path).parent_path().string(); };
+  // The folder: exercises/ first, else the first by path; in it, the latest copy.
+  std::sort(found.begin(), found.end(), [&](const Found& a, const Found& b) {
+    if (in_exercises(a) != in_exercises(b)) return in_exercises(a);
+    if (folder_of(a) != folder_of(b)) return folder_of(a) < folder_of(b);
+    return a.number > b.number;
   });
-  if (chosen == found.end()) chosen = found.begin();
-  const std::string shown = *chosen;
-  found.erase(chosen);
-  Row row{"found", (s.folder / shown).string(), shown, ""};
-  if (!found.empty()) row.note = "also found: " + joined(found, ", ");
+  const Found chosen = found.front();
+  found.erase(found.begin());
+  if (chosen.link)
+    return {"refused", "", "", chosen.path + " is a symbolic link, which grading does not follow: send the file itself"};
+  Row row{"found", (s.folder / chosen.path).string(), chosen.path, ""};
+  std::vector<std::string> others;
+  for (const Found& f : found) others.push_back(f.path);
+  std::sort(others.begin(), others.end());
+  if (!others.empty()) row.note = "also found: " + joined(others, ", ");
+  if (fs::path(chosen.path).filename() != exercise)
+    row.note = "graded " + fs::path(chosen.path).filename().string() + " as " + exercise + (row.note.empty() ? "" : "; " + row.note);
   if (odd(row.file)) return {"odd name", "", "", exercise + " is in a folder whose name holds a tab, a newline or ';'"};
   return row;
 }
@@ -144,7 +184,7 @@ Row choose_among_files(const Student& s, const std::string& exercise) {
   long latest = -1;
   std::size_t chosen = 0;
   for (std::size_t i = 0; i < s.files.size(); ++i) {
-    const long number = s.shown[i] == exercise ? 0 : renamed_copy_number(s.shown[i], exercise);
+    const long number = copy_number(s.shown[i], exercise);
     if (number > latest) {
       latest = number;
       chosen = i;
@@ -155,6 +195,8 @@ Row choose_among_files(const Student& s, const std::string& exercise) {
   const std::string sent = std::to_string(names.size()) + (names.size() == 1 ? " file" : " files") + " sent: " +
                            joined(names, ", ");
   if (latest < 0) return {"missing", "", "", "no " + exercise + " among the " + sent};
+  if (fs::is_symlink(s.files[chosen]))
+    return {"refused", "", "", s.shown[chosen] + " is a symbolic link, which grading does not follow: send the file itself"};
   Row row{"found", s.files[chosen].string(), s.shown[chosen], ""};
   if (names.size() > 1) row.note = "graded " + s.shown[chosen] + " of the " + sent;
   if (odd(row.file)) return {"odd name", "", "", "the file's name holds a tab, a newline or ';'"};
@@ -168,15 +210,15 @@ void write_list(const fs::path& submissions, const std::string& exercise, const 
   // Students by the key they are listed under; files of a download gathered by name and id.
   std::map<std::string, Student> students;
   std::map<std::pair<std::string, std::string>, Student> downloaded;
+  std::vector<Student> folders;
   std::vector<std::string> unknown;
   for (const fs::directory_entry& entry : fs::directory_iterator(root)) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name[0] == '.') continue;
     if (entry.is_directory()) {
       Student s = student_of_folder(entry.path());
-      const std::string key = s.name;
-      if (students.count(key)) throw course::UsageError("two folders of " + submissions.string() + " are the student '" + key + "'");
-      students[key] = s;
+      s.folder_is_link = entry.is_symlink();
+      folders.push_back(s);
     } else if (entry.is_regular_file()) {
       Student s;
       std::string own_name;
@@ -191,8 +233,18 @@ void write_list(const fs::path& submissions, const std::string& exercise, const 
       gathered.shown.push_back(own_name);
     }
   }
-  // Two students of one name (different ids) are listed as NAME-ID.
+  // Two students of one name (Moodle's folders of two participants, a download's two ids) are listed
+  // as NAME-ID.
   std::map<std::string, int> per_name;
+  for (const Student& s : folders) ++per_name[s.name];
+  for (Student& s : folders) {
+    const std::string listed = per_name[s.name] > 1 && !s.id.empty() ? s.name + "-" + s.id : s.name;
+    if (students.count(listed))
+      throw course::UsageError("two folders of " + submissions.string() + " are the student '" + listed + "'");
+    s.name = listed;
+    students[listed] = s;
+  }
+  per_name.clear();
   for (const auto& [key, s] : downloaded) ++per_name[key.first];
   for (auto& [key, s] : downloaded) {
     const std::string listed = per_name[key.first] > 1 ? s.name + "-" + s.id : s.name;
@@ -207,7 +259,8 @@ void write_list(const fs::path& submissions, const std::string& exercise, const 
 
   std::set<std::string> kept;
   std::istringstream names(only);
-  for (std::string name; names >> name;) {
+  for (std::string name; std::getline(names, name, '\t');) {
+    if (name.empty()) continue;
     if (!students.count(name)) throw course::UsageError("--only: no student '" + name + "' in " + submissions.string());
     kept.insert(name);
   }
@@ -236,7 +289,7 @@ int main(int argc, char** argv) {
     cli.add_text("submissions", "", "the folder of submissions", "DIR");
     cli.add_text("exercise", "", "the exercise's file, e.g. argmax.cu", "NAME.cu");
     cli.add_text("list", "", "where the list goes", "FILE");
-    cli.add_text("only", "", "only these students, e.g. \"alice bob\"", "STUDENT...");
+    cli.add_text("only", "", "only these students, separated by tabs (a name may hold spaces)", "STUDENT...");
     if (!cli.parse(argc, argv)) return course::kExitPass;
     if (!cli.given("submissions") || !cli.given("exercise") || !cli.given("list"))
       throw course::UsageError("--submissions, --exercise and --list are required");

@@ -131,7 +131,7 @@ if [ $mode = all ]; then
     trap 'rm -f "$listed"' EXIT
   fi
   intake=("$bin/course_intake" --submissions "$submissions" --exercise "$name.cu" --list "$listed")
-  [ ${#only[@]} -eq 0 ] || intake+=(--only "${only[*]}")
+  [ ${#only[@]} -eq 0 ] || intake+=(--only "$(IFS=$'\t'; echo "${only[*]}")")  # a name may hold spaces
   "${intake[@]}" || exit 2
   class_list=$listed
 else
@@ -539,7 +539,9 @@ for student in "${graded[@]}"; do
   }
   if [ "${status_of[$student]}" != found ]; then
     echo "${note_of[$student]}" >>"$feedback"
-    write_row "missing file" 0 0 "" "" "" "${note_of[$student]}"
+    build="missing file"
+    [ "${status_of[$student]}" != refused ] || build=refused
+    write_row "$build" 0 0 "" "" "" "${note_of[$student]}"
     continue
   fi
   k=${number_of[$student]}
@@ -551,7 +553,7 @@ for student in "${graded[@]}"; do
       *)
         log=$builds/logs/$k.log
         [ "${build_of[$student]}" = "compile error" ] || log=$builds/logs/$k.link.log
-        first=$(grep -m 8 -E "error" "$log")
+        first=$(grep -m 8 -iE "error" "$log")
         first=${first//"$builds/src/$k/$name.cu"/"$shown"}  # the student's own name for the file
         first=$(sed -e "s|$class_source/||g" -e "s|$tree/||g" -e "s|$root/||g" <<<"$first")
         why=$(head -1 <<<"$first")
