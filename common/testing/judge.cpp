@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -329,6 +331,26 @@ std::string format_ms(double ms) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g", ms);
   return text;
+}
+
+std::vector<std::string> in_parallel(std::size_t count, const std::function<std::string(std::size_t)>& f) {
+  std::vector<std::string> results(count);
+  const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>({count, 8, std::thread::hardware_concurrency()}));
+  std::vector<std::thread> pool;
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(threads);
+  for (std::size_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        for (std::size_t i = next++; i < count; i = next++) results[i] = f(i);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  for (std::thread& thread : pool) thread.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+  return results;
 }
 
 std::string floor_reason(double bytes, double bandwidth_gbs) {

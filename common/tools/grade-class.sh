@@ -45,14 +45,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--compile-time-limit S] [--assignment TITLE] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
+usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--timed-runs N] [--compile-time-limit S] [--assignment TITLE] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
 [ $# -ge 3 ] || die "$usage"
 lesson=$1 name=$2 submissions=$3
 shift 3
 out=$root/grades/$lesson-$name
 sanitize=1
 jobs=$(nproc 2>/dev/null || echo 2)
-limit=60 compile_limit=120 assignment="" only=()
+limit=60 compile_limit=120 assignment="" only=() timed_runs=7
 slurm=0 dry_run=0 partition="" gpus_per_task=1 slurm_time=01:00:00 throttle=8 cluster_options=0
 mode=all task=0  # the jobs of --slurm run this script again: --grade-one K (a task), --merge (the last)
 passed_on=()     # the options the jobs of --slurm pass on
@@ -67,6 +67,8 @@ while [ $# -gt 0 ]; do
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive number"; jobs=$2; shift 2 ;;
     --time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--time-limit needs a number of seconds"; limit=$2
       passed_on+=(--time-limit "$2"); shift 2 ;;
+    --timed-runs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] && [ "$2" -ge 3 ] || die "--timed-runs needs a number of runs, 3 or more"
+      timed_runs=$2; passed_on+=(--timed-runs "$2"); shift 2 ;;
     --compile-time-limit) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--compile-time-limit needs a number of seconds"
       compile_limit=$2; shift 2 ;;
     --assignment) [ -n "${2:-}" ] || die "--assignment needs a title (Canvas's column, e.g. \"Argmax (4417)\")"
@@ -456,7 +458,7 @@ if [ $have_gpu -eq 1 ] && [ $mode != merge ]; then
   suffix=""
   [ $mode = all ] || suffix=-task$task  # the tasks of --slurm run side by side
   use_files "solution-check$suffix"
-  timing=(--time --read-bandwidth "$read_bandwidth" --l2-bytes "$l2_bytes")
+  timing=(--time --runs "$timed_runs" --read-bandwidth "$read_bandwidth" --l2-bytes "$l2_bytes")
   if [ -x "$solution_contestant" ]; then
     reference=$builds/run/solution$suffix.reference
     contestant_command $((3 * limit)) "$bin" -- "$solution_contestant" "${to_self[@]}" "${lock_down[@]}"

@@ -5,9 +5,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "course/buffers.h"
@@ -50,26 +52,29 @@ struct MatrixTimesVector {
     report.bytes = static_cast<double>(p.rows) * p.columns * sizeof(float);
     report.rate_unit = "GB/s";
   }
-  /// y in double precision.
-  static std::vector<double> reference(const Input& p) {
-    std::vector<double> y(kTransposed ? p.columns : p.rows, 0.0);
+  /// y in double precision; with @p magnitudes, each element's sum of |terms| goes there.
+  static std::vector<double> reference(const Input& p, std::vector<double>* magnitudes = nullptr) {
+    std::vector<double> y(kTransposed ? p.columns : p.rows, 0.0), sizes(y.size(), 0.0);
     for (std::size_t i = 0; i < p.rows; ++i)
       for (std::size_t j = 0; j < p.columns; ++j) {
-        const double a = p.a[i * p.columns + j];
-        if (kTransposed) y[j] += a * p.v[i];
-        else y[i] += a * p.v[j];
+        const double term = static_cast<double>(p.a[i * p.columns + j]) * p.v[kTransposed ? i : j];
+        y[kTransposed ? j : i] += term;
+        sizes[kTransposed ? j : i] += std::fabs(term);
       }
+    if (magnitudes) *magnitudes = std::move(sizes);
     return y;
   }
   /// The answer: y.
   static Output read_answer(const Input& p, course::AnswerReader& answer) {
     return answer.take_vector<float>(kTransposed ? p.columns : p.rows);
   }
-  /// Within the lesson's tolerance for sums of M terms (A^T x) or N terms (A x).
+  /// Within the lesson's tolerance for sums of M terms (A^T x) or N terms (A x), scaled by each
+  /// element's sum of |terms| (not by |y|, which is small where the terms cancel).
   static course::CheckResult check(const Input& p, const Output& y) {
-    const std::vector<double> expected = reference(p);
+    std::vector<double> magnitudes;
+    const std::vector<double> expected = reference(p, &magnitudes);
     return course::checked(course::compare_close(y.data(), expected.data(), expected.size(),
-                                                 matvec::sum_tolerance(kTransposed ? p.rows : p.columns, expected)));
+                                                 matvec::sum_tolerance(kTransposed ? p.rows : p.columns, magnitudes)));
   }
 
   /// A, x, y and the student's scratch in device memory; run() calls the student's product.

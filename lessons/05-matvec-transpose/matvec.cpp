@@ -83,9 +83,9 @@ std::vector<double> reference(const Problem& p) {
   return c;
 }
 
-course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& expected) {
+course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& scales) {
   double largest = 0;
-  for (double x : expected) largest = std::max(largest, std::fabs(x));
+  for (double x : scales) largest = std::max(largest, std::fabs(x));
   course::Tolerance t;
   t.absolute = 4.0 * std::ldexp(1.0, -24) * std::sqrt(static_cast<double>(terms)) * largest;
   return t;

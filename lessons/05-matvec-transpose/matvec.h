@@ -59,8 +59,10 @@ std::vector<double> reference(const Problem& p);
 course::Tolerance tolerance(const Problem& p, const std::vector<double>& expected);
 
 /// The same rule for any float result made of sums along a path of `terms` terms:
-/// 4 * 2^-24 * sqrt(terms) * max |expected| (used by the exercises: M terms for A^T x, N for A x).
-course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& expected);
+/// 4 * 2^-24 * sqrt(terms) * max(scales), scales being what each result's rounding scales with: the
+/// expected results themselves (tolerance() above), or each result's sum of |terms|, which also holds
+/// where the terms cancel (the exercises: M terms for A^T x, N for A x).
+course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& scales);
 
 /// Who holds a row of A in steps 07 to 10 until its B_i is known (--layout).
 enum class RowLayout {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <cstdio>
 #include <numeric>
 #include <random>
@@ -45,6 +47,8 @@ bool parse_sizes(CommandLine& cli, const Options& options, const char* program) 
 }
 
 std::string format_ms(double ms);
+/// f(0) ... f(count - 1) on up to 8 threads of the host (the checks of the timed answers), their results in order.
+std::vector<std::string> in_parallel(std::size_t count, const std::function<std::string(std::size_t)>& f);
 void write_reference(const std::string& path, const TimingFacts& facts, double median_ms);
 void read_reference(const std::string& path, TimingFacts& facts);
 std::string floor_reason(double bytes, double bandwidth_gbs);
@@ -54,24 +58,23 @@ std::string floor_reason(double bytes, double bandwidth_gbs);
 /// --time: loads a warm-up input and warms up; then loads one fresh input per timed run (nothing of the
 /// student's runs in between: the device is idle after each load, and the lock-down forbids threads);
 /// then asks for one timed run on each, in an order it chose, clocks the whole, and fetches every
-/// answer: each must match the hash sent when the runs ended, and be right for its input.
+/// answer: each must match the hash sent when the runs ended, and be right for its input. Where only
+/// the clock disagrees (the host's noise only ever adds to it), up to two more rounds on fresh inputs.
 template <class Exercise>
 int time_function(const Options& options, const char* program) {
   using Input = typename Exercise::Input;
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   CommandLine cli(program_name(program), "Times an exercise's function through its contestant.");
   if (!detail::parse_sizes<Exercise>(cli, options, program)) return kExitPass;
   const int runs = options.runs > 0 ? options.runs : Exercise::kReps;
   TimingFacts facts;
   facts.factor = options.factor;
   if (!options.reference.empty()) detail::read_reference(options.reference, facts);
-  std::vector<std::uint64_t> seeds(static_cast<std::size_t>(runs) + 1);
-  for (std::uint64_t& seed : seeds) seed = fresh_number();
-  auto input_of = [&](std::size_t slot) { return Exercise::generate(cli, seeds[slot]); };
-  // Inputs are kept for the checks up to 2 GiB in all; beyond, each is drawn again from its seed.
-  std::vector<std::optional<Input>> kept(static_cast<std::size_t>(runs));
-  std::size_t kept_bytes = 0;
+  double loading_s = 0, checking_s = 0;
   std::string not_measured;
-  contestant::TimedRuns done;
+  TimingVerdict verdict;
+  int round = 0;
   Contestant contestant(options.contestant, options.time_limit);
   try {
     auto load = [&](std::uint32_t slot, const Input& input) {
@@ -83,57 +86,80 @@ int time_function(const Options& options, const char* program) {
       return w.bytes().size();
     };
     const auto warm_slot = static_cast<std::uint32_t>(runs);
-    load(warm_slot, input_of(warm_slot));
+    auto started = Clock::now();
+    load(warm_slot, Exercise::generate(cli, fresh_number()));
     wire::Writer warm;
     wire::put(warm, warm_slot);
     wire::put(warm, static_cast<std::uint32_t>(options.warmup));
     contestant.send(wire::Kind::Warmup, warm.bytes());
     contestant.receive(wire::Kind::Ready, 0);
-    std::vector<std::size_t> limits(static_cast<std::size_t>(runs));
-    for (std::size_t r = 0; r < limits.size(); ++r) {
-      Input input = input_of(r);
-      limits[r] = answer_limit<Exercise>(input);
-      if (r == 0 && options.read_bandwidth_gbs > 0) {
-        const double bytes = detail::compulsory_bytes<Exercise>(input, 0);
-        if (bytes > static_cast<double>(options.l2_bytes)) {
-          // 10% of slack: a kernel may beat the bandwidth the course measured by a little.
-          facts.floor_ms = bytes / (options.read_bandwidth_gbs * 1e9) * 1e3 / 1.1;
-          facts.floor_reason = detail::floor_reason(bytes, options.read_bandwidth_gbs);
+    loading_s += seconds_since(started);
+    for (round = 1; round <= 3; ++round) {
+      // Fresh inputs, kept for the checks up to 2 GiB in all; beyond, each is drawn again from its seed.
+      started = Clock::now();
+      std::vector<std::uint64_t> seeds(static_cast<std::size_t>(runs));
+      for (std::uint64_t& seed : seeds) seed = fresh_number();
+      std::vector<std::optional<Input>> kept(seeds.size());
+      std::vector<std::size_t> limits(seeds.size());
+      std::size_t kept_bytes = 0;
+      for (std::size_t r = 0; r < seeds.size(); ++r) {
+        Input input = Exercise::generate(cli, seeds[r]);
+        limits[r] = answer_limit<Exercise>(input);
+        if (r == 0 && options.read_bandwidth_gbs > 0) {
+          const double bytes = detail::compulsory_bytes<Exercise>(input, 0);
+          if (bytes > static_cast<double>(options.l2_bytes)) {
+            // 10% of slack: a kernel may beat the bandwidth the course measured by a little.
+            facts.floor_ms = bytes / (options.read_bandwidth_gbs * 1e9) * 1e3 / 1.1;
+            facts.floor_reason = detail::floor_reason(bytes, options.read_bandwidth_gbs);
+          }
+        }
+        const std::size_t sent = load(static_cast<std::uint32_t>(r), input);
+        if (kept_bytes + sent <= (std::size_t(2) << 30)) {
+          kept_bytes += sent;
+          kept[r] = std::move(input);
         }
       }
-      const std::size_t sent = load(static_cast<std::uint32_t>(r), input);
-      if (kept_bytes + sent <= (std::size_t(2) << 30)) {
-        kept_bytes += sent;
-        kept[r] = std::move(input);
+      loading_s += seconds_since(started);
+      contestant::TimeRequest request;
+      request.key = fresh_number();
+      request.order.resize(seeds.size());
+      std::iota(request.order.begin(), request.order.end(), 0u);
+      std::shuffle(request.order.begin(), request.order.end(), std::mt19937_64(fresh_number()));
+      const auto start = Clock::now();
+      contestant.send(wire::Kind::Time, wire::encode(request));
+      const wire::Frame frame = contestant.receive(wire::Kind::Done, 64 + 16 * request.order.size());
+      facts.clock_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      const contestant::TimedRuns done = wire::decode<contestant::TimedRuns>(frame.payload);
+      if (done.milliseconds.size() != request.order.size() || done.hashes.size() != request.order.size())
+        throw ContestantError("your program reported " + std::to_string(done.milliseconds.size()) + " times for " +
+                              std::to_string(request.order.size()) + " runs");
+      // Every answer: the one committed to, and right.
+      started = Clock::now();
+      std::vector<std::pair<std::size_t, AnswerBytes>> answers;
+      for (std::size_t p = 0; p < request.order.size(); ++p) {
+        const std::uint32_t slot = request.order[p];
+        wire::Writer fetch;
+        wire::put(fetch, slot);
+        contestant.send(wire::Kind::Fetch, fetch.bytes());
+        AnswerBytes answer = wire::decode<AnswerBytes>(contestant.receive(wire::Kind::Answer, limits[slot]).payload);
+        if (answer_hash(request.key, answer) != done.hashes[p])
+          throw ContestantError("the answer of timed run " + std::to_string(p + 1) +
+                                " is not the one it reported when the runs ended");
+        answers.emplace_back(p, std::move(answer));
       }
-    }
-    contestant::TimeRequest request;
-    request.key = fresh_number();
-    request.order.resize(static_cast<std::size_t>(runs));
-    std::iota(request.order.begin(), request.order.end(), 0u);
-    std::shuffle(request.order.begin(), request.order.end(), std::mt19937_64(fresh_number()));
-    const auto start = std::chrono::steady_clock::now();
-    contestant.send(wire::Kind::Time, wire::encode(request));
-    const wire::Frame frame = contestant.receive(wire::Kind::Done, 64 + 16 * request.order.size());
-    facts.clock_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    done = wire::decode<contestant::TimedRuns>(frame.payload);
-    if (done.milliseconds.size() != request.order.size() || done.hashes.size() != request.order.size())
-      throw ContestantError("your program reported " + std::to_string(done.milliseconds.size()) + " times for " +
-                            std::to_string(request.order.size()) + " runs");
-    for (std::size_t p = 0; p < request.order.size() && not_measured.empty(); ++p) {
-      const std::uint32_t slot = request.order[p];
-      wire::Writer fetch;
-      wire::put(fetch, slot);
-      contestant.send(wire::Kind::Fetch, fetch.bytes());
-      const AnswerBytes answer = wire::decode<AnswerBytes>(contestant.receive(wire::Kind::Answer, limits[slot]).payload);
-      if (answer_hash(request.key, answer) != done.hashes[p]) {
-        not_measured = "not trusted: the answer of timed run " + std::to_string(p + 1) +
-                       " is not the one your program reported when the runs ended";
-        break;
-      }
-      const Input input = kept[slot] ? *kept[slot] : input_of(slot);
-      const auto check = Exercise::check(input, read_whole_answer<Exercise>(input, answer));
-      if (!check.pass) not_measured = "not measured: the answer of timed run " + std::to_string(p + 1) + " is wrong: " + check.detail;
+      const std::vector<std::string> wrong = detail::in_parallel(answers.size(), [&](std::size_t i) -> std::string {
+        const std::uint32_t slot = request.order[answers[i].first];
+        const Input input = kept[slot] ? *kept[slot] : Exercise::generate(cli, seeds[slot]);
+        const auto check = Exercise::check(input, read_whole_answer<Exercise>(input, answers[i].second));
+        return check.pass ? "" : "the answer of timed run " + std::to_string(answers[i].first + 1) + " is wrong: " + check.detail;
+      });
+      checking_s += seconds_since(started);
+      for (const std::string& why : wrong)
+        if (!why.empty()) throw ContestantError(why);
+      facts.reported_ms = done.milliseconds;
+      verdict = assess_timing(facts);
+      if (verdict.trusted || verdict.why.find("the judge's clock saw about") == std::string::npos) break;
+      std::printf("round %d: %s\n", round, verdict.why.c_str());
     }
   } catch (const ContestantError& e) {
     not_measured = std::string("not measured: ") + e.what();
@@ -143,20 +169,19 @@ int time_function(const Options& options, const char* program) {
     not_measured = std::string("not measured: your program's answer is malformed: ") + e.what();
   }
   const int ending = contestant.finish();
-  if (not_measured.empty() && ending != 0)
-    not_measured = "not measured: " + describe_ending(ending, options.time_limit);
+  if (not_measured.empty() && ending != 0) not_measured = "not measured: your program " + describe_ending(ending, options.time_limit);
+  std::printf("the judge's work: %.3g s loading inputs, %.3g s checking answers\n", loading_s, checking_s);
   if (!not_measured.empty()) {
     write_verdict(options, not_measured);
     return 1;
   }
-  facts.reported_ms = done.milliseconds;
-  const TimingVerdict verdict = assess_timing(facts);
   double sum = 0;
   for (double ms : facts.reported_ms) sum += ms;
-  std::printf("timed runs: %d, each on a fresh input; reported median %s ms, sum %s ms; the judge's clock %s ms%s\n", runs,
+  std::printf("timed runs: %d, each on a fresh input; reported median %s ms, sum %s ms; the judge's clock %s ms%s%s\n", runs,
               detail::format_ms(verdict.median_ms).c_str(), detail::format_ms(sum).c_str(),
               detail::format_ms(facts.clock_ms).c_str(),
-              facts.floor_ms > 0 ? (", floor " + detail::format_ms(facts.floor_ms) + " ms").c_str() : "");
+              facts.floor_ms > 0 ? (", floor " + detail::format_ms(facts.floor_ms) + " ms").c_str() : "",
+              round > 1 ? (" (round " + std::to_string(round) + ")").c_str() : "");
   if (!options.write_reference.empty()) detail::write_reference(options.write_reference, facts, verdict.median_ms);
   write_verdict(options, verdict.trusted ? "time " + detail::format_ms(verdict.median_ms) : "not trusted: " + verdict.why);
   return verdict.trusted ? kExitPass : 1;
