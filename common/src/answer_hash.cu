@@ -33,25 +33,31 @@ __global__ void hash_span(std::uint64_t key, std::uint64_t span, const unsigned 
 
 }  // namespace
 
-std::uint64_t answer_hash_on_device(std::uint64_t key, const AnswerSpans& spans, void* stream_handle) {
+std::vector<std::uint64_t> answer_hashes_on_device(std::uint64_t key, const std::vector<AnswerSpans>& answers,
+                                                   void* stream_handle) {
   const auto stream = static_cast<cudaStream_t>(stream_handle);
-  unsigned long long* sum = nullptr;
-  CUDA_CHECK(cudaMalloc(&sum, sizeof *sum));
-  CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof *sum, stream));
-  std::uint64_t lengths = 0;
-  for (std::size_t j = 0; j < spans.size(); ++j) {
-    lengths += detail::hash_mix(key ^ spans[j].bytes);
-    if (spans[j].bytes == 0) continue;
-    const std::size_t words = (spans[j].bytes + 7) / 8;
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
-    hash_span<<<blocks, 256, 0, stream>>>(key, j, static_cast<const unsigned char*>(spans[j].data), spans[j].bytes, sum);
-    CUDA_CHECK_LAUNCH();
-  }
-  unsigned long long total = 0;
-  CUDA_CHECK(cudaMemcpyAsync(&total, sum, sizeof total, cudaMemcpyDeviceToHost, stream));
+  std::vector<std::uint64_t> hashes(answers.size(), 0);
+  if (answers.empty()) return hashes;
+  // One sum per answer, all hashed before one wait: a timed contestant adds little to the judge's clock.
+  unsigned long long* sums = nullptr;
+  CUDA_CHECK(cudaMalloc(&sums, answers.size() * sizeof *sums));
+  CUDA_CHECK(cudaMemsetAsync(sums, 0, answers.size() * sizeof *sums, stream));
+  for (std::size_t a = 0; a < answers.size(); ++a)
+    for (std::size_t j = 0; j < answers[a].size(); ++j) {
+      const DeviceBytes& span = answers[a][j];
+      hashes[a] += detail::hash_mix(key ^ span.bytes);
+      if (span.bytes == 0) continue;
+      const std::size_t words = (span.bytes + 7) / 8;
+      const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
+      hash_span<<<blocks, 256, 0, stream>>>(key, j, static_cast<const unsigned char*>(span.data), span.bytes, sums + a);
+      CUDA_CHECK_LAUNCH();
+    }
+  std::vector<unsigned long long> totals(answers.size());
+  CUDA_CHECK(cudaMemcpyAsync(totals.data(), sums, totals.size() * sizeof *sums, cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  CUDA_CHECK(cudaFree(sum));
-  return total + lengths;
+  CUDA_CHECK(cudaFree(sums));
+  for (std::size_t a = 0; a < answers.size(); ++a) hashes[a] += totals[a];
+  return hashes;
 }
 
 }  // namespace course

@@ -437,12 +437,13 @@ else
       fail "$student earned points without a kernel, or has no reason: $(row $student)"
   done
   # dora went for the judge: it finished every case (no case ungraded), and where the sandbox confines
-  # she read no ancestor's memory or environment and could signal none of them.
+  # she read no ancestor's memory and could signal none of them. (Environments hold no secret: as root,
+  # who may read any process's, she reads them.)
   ! grep -q '^NOT GRADED' "$work/grades/feedback/dora.txt" || fail "dora stopped the judge: $(grep -m1 '^NOT GRADED' "$work/grades/feedback/dora.txt")"
   [ "$(grep -c '^FAIL  ' "$work/grades/feedback/dora.txt")" -eq "$(cell dora cases_total)" ] || fail "dora's cases were not all judged FAIL"
   if "$work/course/build/bin/course_sandbox" --check | grep -q "their signals too"; then
-    ! grep -q -E 'could signal|read the' "$work/grades/builds/run/dora.printed" ||
-      fail "dora reached an ancestor: $(grep -m2 -E 'could signal|read the' "$work/grades/builds/run/dora.printed")"
+    ! grep -q -E 'could signal|read the mem' "$work/grades/builds/run/dora.printed" ||
+      fail "dora reached an ancestor: $(grep -m2 -E 'could signal|read the mem' "$work/grades/builds/run/dora.printed")"
   fi
   # Right answers, but a time the judge cannot stand behind: none, and no place on the leaderboard.
   for student in hana jude; do

@@ -84,8 +84,9 @@ AnswerBytes download_answer(const AnswerSpans& spans);
 /// for every timing makes an old hash useless.
 std::uint64_t answer_hash(std::uint64_t key, const AnswerBytes& answer);
 
-/// The same hash over the spans where they lie, computed on the GPU (in @p stream; returns once done).
-std::uint64_t answer_hash_on_device(std::uint64_t key, const AnswerSpans& spans, void* stream);
+/// The same hash of each of several answers where they lie, computed on the GPU (in @p stream; returns
+/// once done).
+std::vector<std::uint64_t> answer_hashes_on_device(std::uint64_t key, const std::vector<AnswerSpans>& answers, void* stream);
 
 namespace detail {
 /// The splitmix64 finaliser (as course::CounterRng's), on the host and the GPU.

@@ -208,10 +208,12 @@ void serve(Channel& channel, cudaStream_t stream) {
           }
           CUDA_CHECK(cudaDeviceSynchronize());
           TimedRuns done;
+          std::vector<AnswerSpans> answers;
           for (std::size_t r = 0; r < time.order.size(); ++r) {
             done.milliseconds.push_back(stops[r].elapsed_ms_since(starts[r]));
-            done.hashes.push_back(answer_hash_on_device(time.key, slot(time.order[r]).answer(), stream));
+            answers.push_back(slot(time.order[r]).answer());
           }
+          done.hashes = answer_hashes_on_device(time.key, answers, stream);
           channel.send(wire::Kind::Done, wire::encode(done));
           break;
         }
@@ -248,7 +250,7 @@ int contestant_main(int argc, char** argv) {
     // Before main() only the student's static constructors ran: a thread they left would run beside
     // the timed calls, unseen by the lock-down that follows.
     if (options.lock_down && thread_count() != 1) {
-      channel.fail("it started a thread before main(), which grading does not allow");
+      while (channel.receive()) channel.fail("it started a thread before main(), which grading does not allow");
       return 3;
     }
     require_cuda_device();
