@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "course/answer.h"
+#include "course/buffers.h"
 #include "course/check.h"
 
 namespace course {
@@ -38,9 +39,11 @@ std::vector<std::uint64_t> answer_hashes_on_device(std::uint64_t key, const std:
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   std::vector<std::uint64_t> hashes(answers.size(), 0);
   if (answers.empty()) return hashes;
-  // One sum per answer, all hashed before one wait: a timed contestant adds little to the judge's clock.
-  unsigned long long* sums = nullptr;
-  CUDA_CHECK(cudaMalloc(&sums, answers.size() * sizeof *sums));
+  // One sum per answer, all hashed before one wait, in a buffer kept from call to call (an allocation
+  // and a free each time would wait on the device): a timed contestant adds little to the judge's clock.
+  static DeviceBuffer<unsigned long long> kept;
+  if (kept.size() < answers.size()) kept = DeviceBuffer<unsigned long long>(std::max<std::size_t>(answers.size(), 64), "hashes");
+  unsigned long long* sums = kept.data();
   CUDA_CHECK(cudaMemsetAsync(sums, 0, answers.size() * sizeof *sums, stream));
   for (std::size_t a = 0; a < answers.size(); ++a)
     for (std::size_t j = 0; j < answers[a].size(); ++j) {
@@ -55,7 +58,6 @@ std::vector<std::uint64_t> answer_hashes_on_device(std::uint64_t key, const std:
   std::vector<unsigned long long> totals(answers.size());
   CUDA_CHECK(cudaMemcpyAsync(totals.data(), sums, totals.size() * sizeof *sums, cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  CUDA_CHECK(cudaFree(sums));
   for (std::size_t a = 0; a < answers.size(); ++a) hashes[a] += totals[a];
   return hashes;
 }
