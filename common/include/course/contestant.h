@@ -258,6 +258,9 @@ int contestant_main(int argc, char** argv) {
       return 3;
     }
     require_cuda_device();
+    // Waits for the GPU spin rather than sleep: a sleeping thread wakes late, and the judge's clock
+    // would see the host's wake-ups.
+    CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleSpin));
     CUDA_CHECK(cudaFree(nullptr));  // the context, and the threads CUDA starts, before the filter
     Stream stream;
     if (options.lock_down || options.signals_to_self) restrict_system_calls(options.lock_down);

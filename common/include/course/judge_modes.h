@@ -74,6 +74,8 @@ int time_function(const Options& options, const char* program) {
   double loading_s = 0, checking_s = 0;
   std::string not_measured;
   TimingVerdict verdict;
+  TimingFacts best;  // with --write-reference: the round kept
+  double best_beyond = 0;
   int round = 0;
   Contestant contestant(options.contestant, options.time_limit);
   try {
@@ -157,7 +159,22 @@ int time_function(const Options& options, const char* program) {
       for (const std::string& why : wrong)
         if (!why.empty()) throw ContestantError(why);
       facts.reported_ms = done.milliseconds;
-      verdict = assess_timing(facts);
+      const TimingVerdict this_round = assess_timing(facts);
+      if (!options.write_reference.empty()) {
+        // The solution's timing, the reference of the class: three rounds, and the one whose clock saw
+        // least beyond its runs (the host's noise only ever adds).
+        double sum = 0;
+        for (double ms : facts.reported_ms) sum += ms;
+        if (round == 1 || facts.clock_ms - sum < best_beyond) {
+          best_beyond = facts.clock_ms - sum;
+          best = facts;
+          verdict = this_round;
+        }
+        if (round < 3) continue;
+        facts = best;
+        break;
+      }
+      verdict = this_round;
       if (verdict.trusted || verdict.why.find("the judge's clock saw about") == std::string::npos) break;
       std::printf("round %d: %s\n", round, verdict.why.c_str());
     }
@@ -181,7 +198,7 @@ int time_function(const Options& options, const char* program) {
               detail::format_ms(verdict.median_ms).c_str(), detail::format_ms(sum).c_str(),
               detail::format_ms(facts.clock_ms).c_str(),
               facts.floor_ms > 0 ? (", floor " + detail::format_ms(facts.floor_ms) + " ms").c_str() : "",
-              round > 1 ? (" (round " + std::to_string(round) + ")").c_str() : "");
+              round > 1 && options.write_reference.empty() ? (" (round " + std::to_string(round) + ")").c_str() : "");
   if (!options.write_reference.empty()) detail::write_reference(options.write_reference, facts, verdict.median_ms);
   write_verdict(options, verdict.trusted ? "time " + detail::format_ms(verdict.median_ms) : "not trusted: " + verdict.why);
   return verdict.trusted ? kExitPass : 1;
