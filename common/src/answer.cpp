@@ -1,10 +1,6 @@
 #include "course/answer.h"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
-
-#include "course/check.h"
 
 namespace course {
 
@@ -28,15 +24,6 @@ void AnswerReader::expect_end() const {
   if (!sizing_ && span_ != answer_->size())
     throw MalformedAnswer("the answer has " + std::to_string(answer_->size()) + " parts, more than the problem's " +
                           std::to_string(span_));
-}
-
-AnswerBytes download_answer(const AnswerSpans& spans) {
-  AnswerBytes answer;
-  for (const DeviceBytes& span : spans) {
-    answer.emplace_back(span.bytes);
-    if (span.bytes > 0) CUDA_CHECK(cudaMemcpy(answer.back().data(), span.data, span.bytes, cudaMemcpyDeviceToHost));
-  }
-  return answer;
 }
 
 std::uint64_t answer_hash(std::uint64_t key, const AnswerBytes& answer) {

@@ -324,11 +324,11 @@ sys.exit(1) if len(rows) != 1 else print(rows[0][sys.argv[3]])
 PY
 }
 row() { grep -F "$1," "$book" | head -1; }
-# Every row has its 14 cells, and no cell would run as a formula in a spreadsheet.
+# Every row has its 16 cells, and no cell would run as a formula in a spreadsheet.
 python3 - "$book" <<'PY' || fail "the gradebook's rows are not all whole, or a cell begins as a formula"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-bad = [r for r in rows if len(r) != 14 or any(c[:1] in ("=", "+", "-", "@", "\t", "\r") for c in r)]
+bad = [r for r in rows if len(r) != 16 or any(c[:1] in ("=", "+", "-", "@", "\t", "\r") for c in r)]
 sys.exit(print(bad) or 1) if bad else None
 PY
 
@@ -488,6 +488,24 @@ for student in carol zoe; do
 done
 grep -q 'building 2 submissions' "$work/only.out" || fail "--only built more than the two: $(grep building "$work/only.out")"
 
+# --- one run at a time in a grading folder -------------------------------------------------------------
+# Another run holds the folder's lock (as a run does while it grades): a second is refused at once, in
+# one line, and nothing of the gradebook changes.
+cp "$book" "$work/book-before.csv"
+flock -o "$work/grades/.lock" sleep 120 &  # -o: the lock is flock's own, gone with it
+holder=$!
+sleep 1
+SECONDS=0
+status=0
+COURSE_BUILD_DIR=$work/course/build "$work/course/course" grade-class 02 argmax "$class" --out "$work/grades" --only carol \
+  >"$work/second.out" 2>&1 || status=$?
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null || true
+[ $status -eq 2 ] && grep -q "is being graded by another run of grade-class" "$work/second.out" ||
+  fail "a second run on a folder being graded was not refused: $(tail -3 "$work/second.out")"
+[ $SECONDS -lt 60 ] || fail "the second run was refused only after $SECONDS s"
+cmp -s "$book" "$work/book-before.csv" || fail "the refused run changed the gradebook"
+
 # --- a flat download from the learning platforms: Canvas's and Moodle's file names ------------------
 download=$work/download
 rm -rf "$download"
@@ -498,7 +516,11 @@ echo "my notes" >"$download/doejane_4207_81241_notes.txt"
 cp "$solution" "$download/Mark Ray_555_assignsubmission_file_argmax.cu"
 cp "$solution" "$download/smithjo_12_13_argmax_final.cu"
 echo "read me" >"$download/README.txt"
-grade download.out "$download" --out "$work/grades" --assignment "Argmax (4417)"
+grade download.out "$download" --out "$work/grades" --assignment "Argmax (4417)" --points-possible 10
+# A full run over a folder that held a gradebook keeps it, its feedback too.
+kept=$(ls -d "$work"/grades/earlier/*/ 2>/dev/null | tail -1)
+[ -n "$kept" ] && [ "$(($(wc -l <"$kept/gradebook.csv") - 1))" -eq 37 ] && [ -f "$kept/feedback/alice.txt" ] ||
+  fail "the class's gradebook was not kept in earlier/ when the download was graded into the folder"
 [ "$(($(wc -l <"$book") - 1))" -eq 3 ] || fail "the download's gradebook does not have 3 rows: $(cat "$book")"
 grep -q "left out, .*: README.txt" "$work/download.out" || fail "grade-class did not say it left README.txt out"
 [ "$(cell doejane id)" = 4207 ] && [ "$(cell doejane late)" = late ] && [ "$(cell doejane file)" = argmax-1.cu ] ||
@@ -510,17 +532,28 @@ grep -q -x 'File graded: argmax-1.cu (graded argmax-1.cu of the 3 files sent: ar
   fail "smithjo's misnamed file is not reported: $(row smithjo)"
 canvas=$work/grades/lms/canvas.csv moodle=$work/grades/lms/moodle.csv
 [ "$(head -1 "$canvas")" = "Student,ID,SIS User ID,SIS Login ID,Section,Argmax (4417)" ] || fail "canvas.csv's header: $(head -1 "$canvas")"
-grep -q -x "doejane,4207,,,,$(cell doejane points)" "$canvas" && grep -q -x "smithjo,12,,,,0" "$canvas" || fail "canvas.csv's rows: $(cat "$canvas")"
+# out_of_10 POINTS TOTAL: the grade an import shows out of 10 (empty where nothing ran: no GPU).
+out_of_10() { [ -z "$1" ] || awk -v p="$1" -v t="$2" 'BEGIN { printf "%.2f", p * 10 / t }' | sed -e 's/0*$//' -e 's/[.]$//'; }
+scaled_points=$(out_of_10 "$(cell doejane points)" "$(cell doejane points_total)")
+grep -q -x "doejane,4207,,,,$scaled_points" "$canvas" && grep -q -x "smithjo,12,,,,0" "$canvas" ||
+  fail "canvas.csv's rows, out of 10 points: $(cat "$canvas")"
 [ "$(head -1 "$moodle")" = "Identifier,Full name,Grade,Maximum Grade,Last modified (grade),Feedback comments" ] ||
   fail "moodle.csv's header: $(head -1 "$moodle")"
-grep -q "^Participant 555,Mark Ray,$(cell 'Mark Ray' points),$(cell 'Mark Ray' points_total),$(cell 'Mark Ray' graded_at)," "$moodle" ||
-  fail "moodle.csv's row: $(cat "$moodle")"
+mark_points=$(out_of_10 "$(cell 'Mark Ray' points)" "$(cell 'Mark Ray' points_total)")
+grep -q "^Participant 555,Mark Ray,$mark_points,10,$(cell 'Mark Ray' graded_at)," "$moodle" ||
+  fail "moodle.csv's row, out of 10 points: $(cat "$moodle")"
+python3 -c 'import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist(); sys.exit(names != ["Mark Ray_555_assignsubmission_file_/feedback.txt"])' \
+  "$work/grades/lms/moodle-feedback.zip" || fail "moodle-feedback.zip does not hold Mark Ray's feedback in his folder"
+python3 -c 'import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist(); sys.exit(names != ["doejane_late_4207_81240_feedback.txt", "smithjo_12_feedback.txt"])' \
+  "$work/grades/lms/canvas-feedback.zip" || fail "canvas-feedback.zip is not named as the download was"
 if [ $status -ne 77 ]; then
   [ "$(cell doejane points)" = "$(cell doejane points_total)" ] || fail "doejane's latest file (the solution) lost points: $(row doejane)"
 fi
-grade regrade.out "$download" --out "$work/grades" --only doejane
+grade regrade.out "$download" --out "$work/grades" --only doejane "Mark Ray"
 [ "$(head -1 "$canvas")" = "Student,ID,SIS User ID,SIS Login ID,Section,Argmax (4417)" ] ||
   fail "a regrade lost the assignment's title in canvas.csv: $(head -1 "$canvas")"
+grep -q 'building 2 submissions' "$work/regrade.out" || fail "--only doejane \"Mark Ray\" did not grade the two: $(grep building "$work/regrade.out")"
+grep -q ",10,$(cell 'Mark Ray' graded_at)," "$moodle" || fail "a regrade lost the assignment's points: $(cat "$moodle")"
 
 if [ $first_status -eq 77 ]; then
   echo "grade-class: all checks passed without a GPU (36 submissions built, refused or reported; a regrade; a download; nothing run)"

@@ -116,7 +116,7 @@ check "... a row per student of the class, in its order" test "$(cut -d, -f1 "$o
   "student alice '=bob carol dave erin "
 check "... a student without a row as not graded" grep -q '^erin,,,,not graded,' "$out/gradebook.csv"
 check "... every cell that begins as a formula as text" has_line \
-  "'=bob,555,late,\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")/argmax.cu\",built,5,7,8,13,,,,'@SUM(A1): FAIL: argmax: the default size,2026-11-27T10:00:01Z" "$out/gradebook.csv"
+  "'=bob,555,late,\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")/argmax.cu\",built,5,7,8,13,,,,'@SUM(A1): FAIL: argmax: the default size,,,2026-11-27T10:00:01Z" "$out/gradebook.csv"
 check "the leaderboard: every case passed and nothing found, fastest first" \
   test "$(tail -n +2 "$out/leaderboard.csv" | cut -d, -f1-2 | tr '\n' ' ')" = "1,dave 2,alice "
 check "identical.csv: the same file" has_line "1,same file,alice; dave,$(sha256sum "$out/files/alice.cu" | cut -c1-64)," "$out/identical.csv"
@@ -137,5 +137,55 @@ echo "damaged" >"$out/rows/carol.csv"
 check "a damaged row says so, and asks for a regrade" grep -q '^carol,,,,not graded,.*its row is damaged: grade the student again (--only)' "$out/gradebook.csv"
 "$bin/course_gradebook" --out "$work/none" --exercise "02 argmax" 2>"$work/none.err"
 check "a grading folder without its class list: one line, exit 2" test $? -eq 2 -a "$(wc -l <"$work/none.err")" -eq 1
+
+# --- course_gradebook: times on two GPU models, points on the platforms, feedback in one upload -------
+row 'alice,argmax.cu,built,7,7,13,13,0.0625,1.01,clean,,NVIDIA H200,,2026-11-27T10:00:00Z' alice
+row 'carol,argmax.cu,built,7,7,13,13,0.0900,0.97,clean,,NVIDIA A100,,2026-11-27T10:00:02Z' carol
+row 'dave,argmax.cu,built,7,7,13,13,0.0500,0.81,clean,,NVIDIA H200,,2026-11-27T10:00:03Z' dave
+row 'erin,argmax.cu,built,7,7,13,13,,,clean,,,"not trusted: 0.002 ms is faster than this GPU can go",2026-11-27T10:00:04Z' erin
+mkdir -p "$out/feedback"
+for s in alice '=bob' carol dave erin; do echo "feedback of $s" >"$out/feedback/$s.txt"; done
+printf '%s\n' "alice	4207	canvas		found	/x/alice_4207_81234_argmax.cu	argmax.cu	" "=bob	555	moodle	late				" \
+  "carol								" "dave								" "erin								" >"$out/class.tsv"
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" --points-possible 10 2>/dev/null
+check "the leaderboard ranks within each GPU model, and names it" \
+  test "$(tail -n +2 "$out/leaderboard.csv" | tr '\n' ' ')" = "1,carol,0.0900,0.97,NVIDIA A100 1,dave,0.0500,0.81,NVIDIA H200 2,alice,0.0625,1.01,NVIDIA H200 "
+check "... and leaves out a time the judge did not trust" lacks erin "$out/leaderboard.csv"
+check "the gradebook names the GPU and why a time was not taken" \
+  grep -q '^erin,.*,clean,,,not trusted: 0.002 ms is faster than this GPU can go,2026-11-27T10:00:04Z$' "$out/gradebook.csv"
+check "--points-possible 10: Canvas's grade out of 10" has_line "alice,4207,,,,10" "$out/lms/canvas.csv"
+check "... and Moodle's, with its maximum" grep -q '^Participant 555,.=bob,6.15,10,' "$out/lms/moodle.csv"
+unzip_list() { python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [print(n + "=" + z.read(n).decode().strip()) for n in z.namelist()]' "$1"; }
+check "lms/canvas-feedback.zip: the feedback, named as Canvas's download named the file" \
+  test "$(unzip_list "$out/lms/canvas-feedback.zip")" = "alice_4207_81234_feedback.txt=feedback of alice"
+check "lms/moodle-feedback.zip: the feedback, in the folder Moodle's download names" \
+  test "$(unzip_list "$out/lms/moodle-feedback.zip")" = "=bob_555_assignsubmission_file_/feedback.txt=feedback of =bob"
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" --points-possible 0 2>"$work/points.err"
+check "--points-possible 0 is refused in one line" test $? -eq 2 -a "$(wc -l <"$work/points.err")" -eq 1
+
+# --- course_gradebook --commit: a run taken in whole, the gradebook there was kept ----------------------
+touch -d '2026-11-27 10:00:00 UTC' "$out/gradebook.csv"
+mkdir -p "$out/incoming/rows" "$out/incoming/feedback" "$out/incoming/files"
+printf '%s\n' "carol								" "frank								" >"$out/incoming/class.tsv"
+echo 'carol,argmax.cu,built,7,7,13,13,0.0800,0.95,clean,,NVIDIA A100,,2026-11-28T10:00:00Z' >"$out/incoming/rows/carol.csv"
+echo 'frank,argmax.cu,built,3,7,5,13,,,,FAIL,,,2026-11-28T10:00:01Z' >"$out/incoming/rows/frank.csv"
+echo "carol again" >"$out/incoming/feedback/carol.txt"
+echo "frank's" >"$out/incoming/feedback/frank.txt"
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" --commit --only 2>"$work/commit.err"
+check "--commit --only: the run's students replace their rows, feedback and lines" \
+  test "$(cut -f1 "$out/class.tsv" | tr '\n' ' ')|$(cat "$out/feedback/carol.txt")|$(cut -d, -f1 "$out/gradebook.csv" | tr '\n' ' ')" = \
+  "=bob alice carol dave erin frank |carol again|student '=bob alice carol dave erin frank "
+check "... the others' as they were" test "$(cat "$out/feedback/alice.txt")" = "feedback of alice"
+check "... the gradebook there was kept, with its feedback, in earlier/ (named for when it was written)" \
+  test -f "$out/earlier/2026-11-27T10-00-00Z/gradebook.csv" -a "$(cat "$out/earlier/2026-11-27T10-00-00Z/feedback/carol.txt")" = "feedback of carol"
+check "... and the run taken in is gone" test ! -e "$out/incoming"
+mkdir -p "$out/incoming/rows"
+printf '%s\n' "zed								" >"$out/incoming/class.tsv"
+echo 'zed,argmax.cu,built,7,7,13,13,,,clean,,,,2026-11-29T10:00:00Z' >"$out/incoming/rows/zed.csv"
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" --commit 2>/dev/null
+check "--commit of a whole class: the class is the run's" test "$(tail -n +2 "$out/gradebook.csv" | cut -d, -f1)" = zed
+check "... every earlier gradebook kept" test "$(ls "$out/earlier" | wc -l)" -eq 2
+"$bin/course_gradebook" --out "$out" --exercise "02 argmax" --commit 2>"$work/nothing.err"
+check "--commit with no run to take in: one line, exit 2" test $? -eq 2 -a "$(wc -l <"$work/nothing.err")" -eq 1
 [ $failures -eq 0 ] || { echo "$failures checks failed"; exit 1; }
 echo "all checks passed"

@@ -26,7 +26,6 @@
 // named and refuses a name that is not in the class. Files of the download that belong to no known form are
 // named, one line each, and left out. Exit code: 0, or 2 with one line.
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -40,6 +39,7 @@
 #include "course/cli.h"
 #include "course/errors.h"
 #include "course/program.h"
+#include "course/submission_names.h"
 
 namespace fs = std::filesystem;
 
@@ -68,65 +68,17 @@ std::string joined(const std::vector<std::string>& parts, const std::string& bet
   return text;
 }
 
-// A file of a flat download: its student and the file's own name; false when it is of no known form.
-bool parse_download_name(const std::string& file_name, Student& student, std::string& own_name) {
-  static const std::regex canvas(R"(^([a-z0-9]+)(_late)?_([0-9]+)_([0-9]+)_(.+)$)", std::regex::icase);
-  static const std::regex moodle(R"(^(.+)_([0-9]+)_assignsubmission_[a-z]+_(.+)$)");
-  std::smatch m;
-  if (std::regex_match(file_name, m, moodle)) {
-    student.name = m[1];
-    student.id = m[2];
-    student.platform = "moodle";
-    own_name = m[3];
-    return true;
-  }
-  if (std::regex_match(file_name, m, canvas)) {
-    student.name = m[1];
-    student.late = m[2].matched;
-    student.id = m[3];
-    student.platform = "canvas";
-    own_name = m[5];
-    return true;
-  }
-  return false;
-}
-
 // A student's folder: its name, or Moodle's "Full Name_ID_assignsubmission_TYPE".
 Student student_of_folder(const fs::path& folder) {
-  static const std::regex moodle(R"(^(.+)_([0-9]+)_assignsubmission_[a-z]+_?$)");
   Student s;
   s.folder = folder;
   s.name = folder.filename().string();
-  std::smatch m;
-  if (std::regex_match(s.name, m, moodle)) {
-    s.name = m[1];
-    s.id = m[2];
+  if (const auto moodle = course::parse_moodle_folder(s.name)) {
+    s.name = moodle->first;
+    s.id = moodle->second;
     s.platform = "moodle";
   }
   return s;
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-// How @p name stands to the exercise's file name @p exercise: 0 for the name itself (its letters in
-// any case), N for a copy the platforms or a browser numbered N ("argmax-2.cu", Canvas's; "argmax
-// (1).cu" and "argmax(1).cu", a browser's), -1 for any other name.
-long copy_number(const std::string& name, const std::string& exercise) {
-  const fs::path wanted(exercise);
-  const std::string stem = lower(wanted.stem().string()), extension = lower(wanted.extension().string());
-  const std::string n = lower(name);
-  if (n.size() < stem.size() + extension.size() || n.compare(0, stem.size(), stem) != 0 ||
-      n.compare(n.size() - extension.size(), extension.size(), extension) != 0)
-    return -1;
-  const std::string middle = n.substr(stem.size(), n.size() - stem.size() - extension.size());
-  if (middle.empty()) return 0;
-  static const std::regex numbered(R"(^(?:-([0-9]{1,6})| ?\(([0-9]{1,6})\))$)");
-  std::smatch m;
-  if (!std::regex_match(middle, m, numbered)) return -1;
-  return std::stol(m[1].matched ? m[1].str() : m[2].str());
 }
 
 // One line of the list: the fields, tab-separated.
@@ -147,7 +99,7 @@ Row choose_in_folder(const Student& s, const std::string& exercise) {
   std::vector<Found> found;
   for (auto it = fs::recursive_directory_iterator(s.folder, fs::directory_options::skip_permission_denied);
        it != fs::recursive_directory_iterator(); ++it) {
-    const long number = copy_number(it->path().filename().string(), exercise);
+    const long number = course::copy_number(it->path().filename().string(), exercise);
     if (number < 0 || it->is_directory()) continue;
     const bool link = it->is_symlink();
     if (link || it->is_regular_file()) found.push_back({it->path().lexically_relative(s.folder).string(), number, link});
@@ -184,7 +136,7 @@ Row choose_among_files(const Student& s, const std::string& exercise) {
   long latest = -1;
   std::size_t chosen = 0;
   for (std::size_t i = 0; i < s.files.size(); ++i) {
-    const long number = copy_number(s.shown[i], exercise);
+    const long number = course::copy_number(s.shown[i], exercise);
     if (number > latest) {
       latest = number;
       chosen = i;
@@ -220,12 +172,17 @@ void write_list(const fs::path& submissions, const std::string& exercise, const 
       s.folder_is_link = entry.is_symlink();
       folders.push_back(s);
     } else if (entry.is_regular_file()) {
-      Student s;
-      std::string own_name;
-      if (!parse_download_name(name, s, own_name)) {
+      const auto parsed = course::parse_download_name(name);
+      if (!parsed) {
         unknown.push_back(name);
         continue;
       }
+      Student s;
+      s.name = parsed->student;
+      s.id = parsed->id;
+      s.platform = parsed->platform;
+      s.late = parsed->late;
+      const std::string own_name = parsed->own_name;
       Student& gathered = downloaded[{s.name, s.id}];
       if (gathered.name.empty()) gathered = s;
       gathered.late = gathered.late || s.late;

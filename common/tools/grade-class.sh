@@ -45,14 +45,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--timed-runs N] [--compile-time-limit S] [--assignment TITLE] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
+usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--timed-runs N] [--compile-time-limit S] [--assignment TITLE] [--points-possible P] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
 [ $# -ge 3 ] || die "$usage"
 lesson=$1 name=$2 submissions=$3
 shift 3
 out=$root/grades/$lesson-$name
 sanitize=1
 jobs=$(nproc 2>/dev/null || echo 2)
-limit=60 compile_limit=120 assignment="" only=() timed_runs=7
+limit=60 compile_limit=120 assignment="" only=() timed_runs=7 points_possible=""
 slurm=0 dry_run=0 partition="" gpus_per_task=1 slurm_time=01:00:00 throttle=8 cluster_options=0
 mode=all task=0  # the jobs of --slurm run this script again: --grade-one K (a task), --merge (the last)
 passed_on=()     # the options the jobs of --slurm pass on
@@ -73,6 +73,9 @@ while [ $# -gt 0 ]; do
       compile_limit=$2; shift 2 ;;
     --assignment) [ -n "${2:-}" ] || die "--assignment needs a title (Canvas's column, e.g. \"Argmax (4417)\")"
       assignment=$2; passed_on+=(--assignment "$2"); shift 2 ;;
+    --points-possible) [[ ${2:-} =~ ^[0-9]+([.][0-9]+)?$ ]] && [[ ${2:-} =~ [1-9] ]] ||
+      die "--points-possible needs the assignment's points on the platform, a positive number (e.g. 10)"
+      points_possible=$2; passed_on+=(--points-possible "$2"); shift 2 ;;
     --slurm) slurm=1; shift ;;
     --partition) [ -n "${2:-}" ] || die "--partition needs a name"; partition=$2; cluster_options=1; shift 2 ;;
     --gpus-per-task) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--gpus-per-task needs a number (0: none)"; gpus_per_task=$2
@@ -97,8 +100,29 @@ stub=$(ls "$root"/exercises/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
 submissions=$(cd "$submissions" && pwd)
 # ./course grade-class checks the arguments so before it builds anything.
 [ -z "${COURSE_GRADE_CLASS_CHECK_ONLY:-}" ] || exit 0
-mkdir -p "$out/feedback" "$out/rows" "$out/files"
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# One run at a time in a grading folder: this process holds DIR/.lock while it runs, and a run on a
+# cluster leaves DIR/.slurm-jobs (its jobs) until its merge job has taken it in. A second run is
+# refused in one line, whatever its options (an --only while an array waits would rebuild the class
+# under the jobs' feet and give one student another's program). The jobs of --slurm are that run's.
+if [ $mode = all ] && [ $dry_run -eq 0 ]; then
+  exec 9>>"$out/.lock"
+  flock -n 9 || die "$out is being graded by another run of grade-class ($(cat "$out/.lock.who" 2>/dev/null || echo "on this machine")): wait for it to end, or grade into another --out"
+  if [ -f "$out/.slurm-jobs" ]; then
+    read -r -a jobs_waiting <"$out/.slurm-jobs"
+    if command -v squeue >/dev/null && [ -z "$(squeue -h -j "$(IFS=,; echo "${jobs_waiting[*]}")" -o %i 2>/dev/null)" ]; then
+      rm -f "$out/.slurm-jobs"  # its jobs are gone: cancelled, or ended without their merge
+    else
+      die "$out is being graded by the Slurm jobs ${jobs_waiting[*]}: wait for them to end (squeue), or grade into another --out; if they are gone, remove $out/.slurm-jobs"
+    fi
+  fi
+  echo "pid $$ on $(hostname 2>/dev/null || echo this machine), since $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$out/.lock.who"
+fi
+# What this run grades goes to DIR/incoming/ (class.tsv, rows/, feedback/, files/); only once it has
+# ended does course_gradebook --commit take it in, keeping the gradebook there was in DIR/earlier/.
+# A run that stops half-way leaves the gradebook as it was.
+incoming=$out/incoming
 course_build=${COURSE_BUILD_DIR:-$root/build}
 bin=$course_build/bin
 solution_file=$(ls "$root"/solutions/"$lesson"-*/"$name".cu 2>/dev/null | head -1)
@@ -122,12 +146,10 @@ if [ $mode = all ]; then
   if [ $building -eq 1 ]; then
     # The class's build tree stays from one run to the next: what every submission shares, and each
     # student's file whose content has not changed, is not compiled again (a regrade, --only).
-    rm -rf "$builds/run" "$builds/submissions.tsv"
-    mkdir -p "$builds/src" "$builds/logs"
-    if [ ${#only[@]} -eq 0 ]; then
-      rm -rf "$out/rows" "$out/files" "$out/feedback" "$out/class.tsv"
-      mkdir -p "$out/rows" "$out/files" "$out/feedback"
-    fi
+    rm -rf "$builds/run" "$builds/submissions.tsv" "$incoming"
+    mkdir -p "$builds/src" "$builds/logs" "$incoming/rows" "$incoming/files" "$incoming/feedback"
+    # Whether the run grades the class or some of it, for the commit (also the merge job's).
+    [ ${#only[@]} -eq 0 ] && echo class >"$incoming/kind" || echo only >"$incoming/kind"
   else
     listed=$(mktemp)
     trap 'rm -f "$listed"' EXIT
@@ -148,10 +170,8 @@ while IFS=$'\x1f' read -r student id platform late status file shown note; do
 done < <(tr '\t' '\037' <"$class_list")
 [ ${#students[@]} -gt 0 ] || die "$submissions holds no student to grade"
 if [ $building -eq 1 ]; then
-  # The whole class of the gradebook: this run's students replace their old lines.
-  { [ ! -f "$out/class.tsv" ] || awk -F'\t' 'NR == FNR { now[$1] = 1; next } !($1 in now)' "$class_list" "$out/class.tsv"
-    cat "$class_list"; } | LC_ALL=C sort -t$'\t' -k1,1 >"$out/class.tsv.new"
-  mv "$out/class.tsv.new" "$out/class.tsv"
+  # The students this run grades (course_gradebook --commit merges them into the class's list).
+  cp "$class_list" "$incoming/class.tsv"
   # The file graded, as it was: the student's record (files/), and the one copy the compiler sees,
   # builds/src/K/NAME.cu. That copy is replaced only when its content changes, and then what was built
   # from it goes too: the build tool compiles again exactly the files that changed.
@@ -169,10 +189,9 @@ if [ $building -eq 1 ]; then
   printf '0\t%s\n' "$builds/src/0/$name.cu" >"$builds/submissions.tsv"
   declare -A staged_now=([0]=1)
   for student in "${students[@]}"; do
-    rm -f "$out/files/$student.cu"
     [ "${status_of[$student]}" = found ] || continue
     k=${number_of[$student]}
-    cp "${file_of[$student]}" "$out/files/$student.cu" || die "cannot copy ${file_of[$student]}"
+    cp "${file_of[$student]}" "$incoming/files/$student.cu" || die "cannot copy ${file_of[$student]}"
     stage "$k" "${file_of[$student]}"
     staged_now[$k]=1
     printf '%s\t%s\n' "$k" "$builds/src/$k/$name.cu" >>"$builds/submissions.tsv"
@@ -338,6 +357,8 @@ if [ $slurm -eq 1 ] && [ $mode = all ]; then
   array_job=${array_job%%;*}
   merge_job=$(sbatch --parsable --dependency="afterany:$array_job" "$out/slurm/merge.sbatch") ||
     die "sbatch refused the merge job (script: $out/slurm/merge.sbatch)"
+  # Until the merge job has taken the run in, DIR is the cluster's: other runs are refused.
+  echo "$array_job ${merge_job%%;*}" >"$out/.slurm-jobs"
   say "submitted job array $array_job (${#students[@]} students, $throttle at a time) and job ${merge_job%%;*}, which merges"
   say "when it ends: ${out#"$root"/}/gradebook.csv, feedback/ and leaderboard.csv (logs in ${out#"$root"/}/slurm/)"
   exit 0
@@ -525,8 +546,8 @@ for c in "${cases[@]}"; do total_points=$((total_points + ${points_of[$c]})); do
 position=0
 for student in "${graded[@]}"; do
   position=$((position + 1))
-  feedback=$out/feedback/$student.txt
-  row=$out/rows/$student.csv
+  feedback=$incoming/feedback/$student.txt
+  row=$incoming/rows/$student.csv
   rm -f "$row"
   shown=${shown_of[$student]}
   {
@@ -535,9 +556,10 @@ for student in "${graded[@]}"; do
     [ -z "${late_of[$student]}" ] || echo "Sent late, as the learning platform marked it."
     echo
   } >"$feedback"
-  # write_row BUILD PASSED POINTS TIME RATIO SANITIZER FIRST-FAILURE: the student's gradebook row.
+  # write_row BUILD PASSED POINTS TIME RATIO SANITIZER FIRST-FAILURE [GPU TIME-NOTE]: the student's
+  # gradebook row (GPU: the GPU the time was taken on; TIME-NOTE: why a time was not).
   write_row() {
-    echo "$(quote "$student"),$(quote "$shown"),$(quote "$1"),$2,${#cases[@]},$3,$total_points,$4,$5,$(quote "$6"),$(quote "$7"),$(now)" >"$row"
+    echo "$(quote "$student"),$(quote "$shown"),$(quote "$1"),$2,${#cases[@]},$3,$total_points,$4,$5,$(quote "$6"),$(quote "$7"),$(quote "${8:-}"),$(quote "${9:-}"),$(now)" >"$row"
   }
   if [ "${status_of[$student]}" != found ]; then
     echo "${note_of[$student]}" >>"$feedback"
@@ -641,7 +663,7 @@ for student in "${graded[@]}"; do
   # Its time: the judge's timing (course/judge.h), each run on a fresh input the judge drew, every
   # answer checked, the reported times held against the judge's own clock and against what this GPU
   # can reach at all. A time that fails there is "not trusted", and never ranked.
-  time_ms="" ratio=""
+  time_ms="" ratio="" timed_on="" time_note=""
   if [ $passed -eq ${#cases[@]} ]; then
     contestant_command $((3 * limit)) "$programs" -- "$contestant_program" "${to_self[@]}" "${lock_down[@]}"
     judge_run $((3 * limit)) "${timing[@]}"
@@ -650,14 +672,16 @@ for student in "${graded[@]}"; do
       [ -n "$solution_ms" ] && ratio=$(awk -v a="$time_ms" -v b="$solution_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
       compared=""
       [ -n "$ratio" ] && compared=", ${ratio}x the solution's $solution_ms ms"
+      timed_on=$gpu_name
       echo "time: $time_ms ms on $gpu_name$compared" >>"$feedback"
       grep -m1 '^timed runs: ' "$judged" | sed 's/^/      /' >>"$feedback"
     else
+      time_note=$verdict
       echo "time: $verdict" >>"$feedback"
     fi
   fi
   rm -rf "$scratch"
-  write_row built "$passed" "$earned" "$time_ms" "$ratio" "$checked" "$first_failure"
+  write_row built "$passed" "$earned" "$time_ms" "$ratio" "$checked" "$first_failure" "$timed_on" "$time_note"
   say "graded $student ($position of ${#graded[@]}): $earned of $total_points points"
 done
 if [ $mode = one ]; then
@@ -666,16 +690,27 @@ if [ $mode = one ]; then
 fi
 
 # --- 5. the gradebook, the leaderboard, the identical files, the platforms' imports ------------------
-# The assignment's title in Canvas's import is kept with the grades, for the regrades that come later.
-if [ -n "$assignment" ]; then
-  [ $mode = all ] && printf '%s\n' "$assignment" >"$out/assignment.txt"
-elif [ -f "$out/assignment.txt" ]; then
-  assignment=$(head -1 "$out/assignment.txt")
-fi
+# The run is taken in (course_gradebook --commit: the gradebook there was kept in earlier/), then the
+# gradebook written. The assignment's title in Canvas's import and its points on the platforms are kept
+# with the grades, for the regrades that come later.
+for setting in assignment points_possible; do
+  file=$out/${setting//_/-}.txt
+  if [ -n "${!setting}" ]; then
+    [ $mode = all ] && printf '%s\n' "${!setting}" >"$file"
+  elif [ -f "$file" ]; then
+    printf -v "$setting" '%s' "$(head -1 "$file")"
+  fi
+done
 merge=("$bin/course_gradebook" --out "$out" --exercise "$lesson $name" --stub "$stub")
 [ -z "$solution_file" ] || merge+=(--solution "$solution_file")
 [ -z "$assignment" ] || merge+=(--assignment "$assignment")
+[ -z "$points_possible" ] || merge+=(--points-possible "$points_possible")
+if [ -f "$incoming/class.tsv" ]; then
+  merge+=(--commit)
+  [ "$(cat "$incoming/kind" 2>/dev/null)" != only ] || merge+=(--only)
+fi
 "${merge[@]}" || die "the gradebook could not be written"
+[ $mode != merge ] || rm -f "$out/.slurm-jobs"  # the run on the cluster is over
 [ $have_gpu -eq 0 ] || say "ran on the GPU in $SECONDS s"
 gradebook=$out/gradebook.csv
 say "gradebook: ${gradebook#"$root"/} ($(($(wc -l <"$gradebook") - 1)) students); feedback in ${out#"$root"/}/feedback/"

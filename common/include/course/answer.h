@@ -14,13 +14,7 @@
 #include <vector>
 
 #include "course/buffers.h"
-
-// The hash's arithmetic is shared by the host and the GPU.
-#ifdef __CUDACC__
-#define COURSE_HOST_DEVICE __host__ __device__
-#else
-#define COURSE_HOST_DEVICE
-#endif
+#include "course/splitmix.h"
 
 namespace course {
 
@@ -89,15 +83,8 @@ std::uint64_t answer_hash(std::uint64_t key, const AnswerBytes& answer);
 std::vector<std::uint64_t> answer_hashes_on_device(std::uint64_t key, const std::vector<AnswerSpans>& answers, void* stream);
 
 namespace detail {
-/// The splitmix64 finaliser (as course::CounterRng's), on the host and the GPU.
-COURSE_HOST_DEVICE inline std::uint64_t hash_mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return x;
-}
+/// The mix of the hash: the splitmix64 finaliser, as course::CounterRng's.
+COURSE_HOST_DEVICE inline std::uint64_t hash_mix(std::uint64_t x) { return splitmix64(x); }
 /// One word's share of answer_hash: span @p span, word @p word.
 COURSE_HOST_DEVICE inline std::uint64_t hash_word(std::uint64_t key, std::uint64_t span, std::uint64_t word,
                                                   std::uint64_t value) {

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/splitmix.h"
+
 namespace course {
 
 /// A number mixed into the seed of every CounterRng: 0, so that a seed gives the same data everywhere,
@@ -34,14 +36,7 @@ class CounterRng {
   }
 
   /// The splitmix64 finaliser: a bijective mix of 64 bits.
-  static std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBull;
-    x ^= x >> 31;
-    return x;
-  }
+  static std::uint64_t mix(std::uint64_t x) { return splitmix64(x); }
 
  private:
   std::uint64_t key_;

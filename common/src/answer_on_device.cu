@@ -1,5 +1,6 @@
-// answer_hash_on_device: course::answer_hash over an answer that is still in device memory, so that a
-// contestant can commit to its answers the moment its timed runs end, without copying them out first.
+// What course/answer.h does with device memory: copying an answer's spans out, and course::answer_hash
+// over answers that are still on the device, so that a contestant can commit to its answers the moment
+// its timed runs end, without copying them out first.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -33,6 +34,15 @@ __global__ void hash_span(std::uint64_t key, std::uint64_t span, const unsigned 
 }
 
 }  // namespace
+
+AnswerBytes download_answer(const AnswerSpans& spans) {
+  AnswerBytes answer;
+  for (const DeviceBytes& span : spans) {
+    answer.emplace_back(span.bytes);
+    if (span.bytes > 0) CUDA_CHECK(cudaMemcpy(answer.back().data(), span.data, span.bytes, cudaMemcpyDeviceToHost));
+  }
+  return answer;
+}
 
 std::vector<std::uint64_t> answer_hashes_on_device(std::uint64_t key, const std::vector<AnswerSpans>& answers,
                                                    void* stream_handle) {
