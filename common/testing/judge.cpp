@@ -316,8 +316,11 @@ TimingVerdict assess_timing(const TimingFacts& facts) {
     verdict.why = text;
   } else if (facts.reference_runs > 0) {
     const double beyond_per_run = std::max(0.0, (facts.reference_clock_ms - facts.reference_sum_ms) / facts.reference_runs);
-    const double estimate = facts.clock_ms - beyond_per_run * static_cast<double>(n);
-    if (estimate > facts.factor * sum + facts.slack_ms) {
+    const double beyond = beyond_per_run * static_cast<double>(n);
+    const double estimate = facts.clock_ms - beyond;
+    // The slack: the jitter of what the clock sees beyond the runs grows with it (half of it, at least
+    // slack_ms), so that only the runs' own time is held to the factor.
+    if (estimate > facts.factor * sum + std::max(facts.slack_ms, 0.5 * beyond)) {
       std::snprintf(text, sizeof text,
                     "the judge's clock saw about %.4g ms of work for runs that report %.4g ms in all (more than %.3g times as much)",
                     estimate, sum, facts.factor);

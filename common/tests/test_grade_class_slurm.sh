@@ -4,7 +4,8 @@
 # wrong, not compiling, hanging, crashing, misnamed, refused, ...) graded by the local command and through Slurm
 # (a job array and the merge after it) must give the same gradebook row for row, the same feedback and
 # the same leaderboard. The array is held while a new student's folder is added to the class (first
-# by name, where it would shift every task's student): the jobs grade the class as it was submitted.
+# by name, where it would shift every task's student): the jobs grade the class as it was submitted,
+# and a regrade into the folder meanwhile is refused.
 # Without a GPU nothing is run in either, so every row and file is equal but for the time of grading;
 # on a GPU the times differ from run to run, so the time columns and lines are left out of the comparison.
 # --dry-run prints the two batch scripts. Skipped (exit 77) where there can be no Slurm.
@@ -58,6 +59,12 @@ start_slurm "$work/slurm"
 SBATCH_HOLD=1 "$course/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" --slurm --gpus-per-task 0 \
   --time 30 --throttle 4 >"$work/cluster.out" 2>&1 || { tail -20 "$work/cluster.out"; fail "grade-class --slurm failed"; }
 grep -q 'submitted job array' "$work/cluster.out" || fail "grade-class --slurm did not say what it submitted"
+# While the array waits, the folder is the cluster's: a regrade there is refused at once, in one line.
+status=0
+"$course/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" --only carol >"$work/while-held.out" 2>&1 ||
+  status=$?
+[ $status -eq 2 ] && grep -q "is being graded by the Slurm jobs" "$work/while-held.out" ||
+  fail "an --only regrade while the array waited was not refused: $(tail -3 "$work/while-held.out")"
 mkdir "$class/aaron"
 cp "$root/solutions/02-max-reduction/argmax.cu" "$class/aaron/"
 for job in $(sed -n 's/.*submitted job array \([0-9]*\) .* and job \([0-9]*\),.*/\1 \2/p' "$work/cluster.out"); do

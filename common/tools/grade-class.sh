@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Grades a whole class: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...]
-#                                           [--no-sanitize] [--jobs N] [--time-limit S]
-#                                           [--compile-time-limit S] [--assignment TITLE]
+#                                           [--no-sanitize] [--jobs N] [--time-limit S] [--timed-runs N]
+#                                           [--compile-time-limit S] [--assignment TITLE] [--points-possible P]
 #                                           [--slurm [--partition P] [--gpus-per-task G] [--time T]
 #                                                    [--throttle K] [--dry-run]]
 # SUBMISSIONS holds one folder per student (the exercise's file NAME.cu at any depth: a lone file, or a
@@ -31,12 +31,15 @@
 #      feedback/STUDENT.txt, leaderboard.csv, identical.csv (for the instructor) and lms/ (the imports
 #      of Canvas and Moodle).
 # --only STUDENT... grades those students again (or late ones for the first time) and merges them
-# into the gradebook; without it the whole class is graded anew. Points per test case come from
-# exercises/NN-*/NAME.points ("case name = points") and, for hidden cases, solutions/NN-*/
-# NAME.hidden.points; 1 each otherwise. With --slurm the submissions are built here, then graded on the
-# cluster: a job array with a task per student (K at a time, --throttle, default 8), each reading the
-# class as it was when the array was submitted (DIR/builds/class.tsv) and writing its student's row
-# and feedback into DIR on the shared filesystem, and a job after them all (afterany) that merges.
+# into the gradebook; without it the whole class is graded anew. Either way the run is written into
+# DIR/incoming/ and taken in only once it has ended, the gradebook there was kept in DIR/earlier/; one
+# run at a time holds DIR (its lock, and DIR/.slurm-jobs while a cluster's jobs grade it). Points per
+# test case come from exercises/NN-*/NAME.points ("case name = points") and, for hidden cases,
+# solutions/NN-*/NAME.hidden.points; 1 each otherwise. With --slurm the submissions are built here,
+# then graded on the cluster: a job array with a task per student (K at a time, --throttle, default 8),
+# each reading the class as it was when the array was submitted (DIR/builds/class.tsv) and writing its
+# student's row and feedback into DIR/incoming/ on the shared filesystem, and a job after them all
+# (afterany) that takes the run in.
 # --dry-run prints the two batch scripts instead of submitting them.
 # Exit codes: 0 graded (or submitted), 2 bad arguments, 77 no GPU (builds checked, nothing run).
 set -uo pipefail

@@ -157,7 +157,8 @@ struct TimingFacts {
   double floor_ms = 0;       ///< the least time the GPU needs for the compulsory bytes (0: no floor)
   std::string floor_reason;  ///< how the floor was reckoned, for the message
   double factor = 1.25;      ///< how far the judge's estimate may exceed the reported sum
-  double slack_ms = 0.1;     ///< and by how much more, for the jitter of the pipes and the host's wake-ups
+  double slack_ms = 0.1;     ///< and by how much more (at least; half of what the clock sees beyond the runs
+                             ///< where that is more), for the jitter of the pipes and the host's wake-ups
 };
 
 /// The verdict on a timing: trusted, the median, and otherwise why not, in one line.
@@ -169,7 +170,8 @@ struct TimingVerdict {
 
 /// Decides whether the reported times can be ranked: each a positive number; their median not below
 /// the floor; their sum not more than the judge's clock saw; and the judge's estimate of the work (its
-/// clock less what the solution needed beyond its runs, per run) at most factor times their sum.
+/// clock less what the solution needed beyond its runs, per run) at most factor times their sum, plus
+/// the slack.
 TimingVerdict assess_timing(const TimingFacts& facts);
 
 // --- the judge's main --------------------------------------------------------------------------------
