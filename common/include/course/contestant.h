@@ -34,14 +34,16 @@
 namespace course::contestant {
 
 /// The descriptor the judge's requests arrive on, and the one answers go back on.
-constexpr int kRequests = 3;
-constexpr int kAnswers = 4;
+constexpr int kRequests = 3;  ///< the judge's requests arrive here
+constexpr int kAnswers = 4;   ///< answers go back here
 
 /// What the judge sends with a Time request, and what comes back in Done.
+/// What the judge sends with a Time request.
 struct TimeRequest {
   std::uint64_t key = 0;             ///< the hash key of this timing
   std::vector<std::uint32_t> order;  ///< the slots, in the order they are to be run
 };
+/// What a Done message brings back.
 struct TimedRuns {
   std::vector<double> milliseconds;  ///< each run's time, in the order run
   std::vector<std::uint64_t> hashes; ///< each run's answer hash (course::answer_hash), same order
@@ -50,16 +52,20 @@ struct TimedRuns {
 }  // namespace course::contestant
 
 namespace course::wire {
+/// A Time request on the wire: its key, then its order.
 template <>
 struct Fields<contestant::TimeRequest> {
+  /// Calls @p f on each field of @p s, in order.
   template <class Self, class F>
   static void each(Self& s, F&& f) {
     f(s.key);
     f(s.order);
   }
 };
+/// A Done message on the wire: the times, then the hashes.
 template <>
 struct Fields<contestant::TimedRuns> {
+  /// Calls @p f on each field of @p s, in order.
   template <class Self, class F>
   static void each(Self& s, F&& f) {
     f(s.milliseconds);
@@ -109,11 +115,12 @@ class Channel {
 /// The host calls an exercise declares (its HostCalls tuple), none if it declares none.
 template <class Exercise, class = void>
 struct HostCallsOf {
-  using type = std::tuple<>;
+  using type = std::tuple<>;  ///< none
 };
+/// An exercise that declares host calls: its HostCalls.
 template <class Exercise>
 struct HostCallsOf<Exercise, std::void_t<typename Exercise::HostCalls>> {
-  using type = typename Exercise::HostCalls;
+  using type = typename Exercise::HostCalls;  ///< the exercise's list
 };
 
 /// Makes host call @p number, one of @p Calls, on the input that follows in @p in: its output's payload.

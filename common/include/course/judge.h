@@ -152,8 +152,9 @@ struct TimingFacts {
   double clock_ms = 0;              ///< the judge's clock from the Time request to the Done answer
   /// The solution's timing in this class's run (runs, clock, reported sum), when known: what the clock
   /// sees beyond the reported runs (launches, poisoning, hashing, the pipes) for this problem.
-  int reference_runs = 0;
-  double reference_clock_ms = 0, reference_sum_ms = 0;
+  int reference_runs = 0;           ///< the solution's timed runs (0: no reference)
+  double reference_clock_ms = 0;    ///< the judge's clock around them
+  double reference_sum_ms = 0;      ///< their reported times, added up
   double floor_ms = 0;       ///< the least time the GPU needs for the compulsory bytes (0: no floor)
   std::string floor_reason;  ///< how the floor was reckoned, for the message
   double factor = 1.25;      ///< how far the judge's estimate may exceed the reported sum
@@ -163,9 +164,9 @@ struct TimingFacts {
 
 /// The verdict on a timing: trusted, the median, and otherwise why not, in one line.
 struct TimingVerdict {
-  bool trusted = false;
-  double median_ms = 0;
-  std::string why;  ///< "" when trusted
+  bool trusted = false;  ///< the time can be ranked
+  double median_ms = 0;  ///< the median of the reported times
+  std::string why;       ///< "" when trusted
 };
 
 /// Decides whether the reported times can be ranked: each a positive number; their median not below
@@ -180,13 +181,17 @@ TimingVerdict assess_timing(const TimingFacts& facts);
 struct Options {
   std::vector<std::string> contestant;  ///< the command that starts the contestant
   std::string verdict;                  ///< where the verdict line goes ("": only printed)
-  double time_limit = 60;
-  enum class Mode { Cases, Time, SanitizeRun } mode = Mode::Cases;
-  int runs = 0, warmup = 3;  ///< --time: timed runs (0: the exercise's own count), untimed runs first
-  std::string reference, write_reference;
-  double factor = 1.25;
-  double read_bandwidth_gbs = 0;
-  std::uint64_t l2_bytes = 0;
+  double time_limit = 60;               ///< --time-limit: seconds, what every wait for the contestant may take
+  /// What the judge does: the grading test's cases, a timing, or a run under compute-sanitizer.
+  enum class Mode { Cases, Time, SanitizeRun };
+  Mode mode = Mode::Cases;               ///< --time, --sanitize-run, or the cases
+  int runs = 0;                          ///< --runs: timed runs (0: the exercise's own count)
+  int warmup = 3;                        ///< --warmup: untimed runs first
+  std::string reference;                 ///< --reference: the solution's timing file
+  std::string write_reference;           ///< --write-reference: where this timing goes, as a reference
+  double factor = 1.25;                  ///< --factor: see TimingFacts::factor
+  double read_bandwidth_gbs = 0;         ///< --read-bandwidth: for the floor (0: no floor)
+  std::uint64_t l2_bytes = 0;            ///< --l2-bytes: no floor for an input the L2 holds
   std::string tool;                 ///< --sanitize-run: the compute-sanitizer tool
   std::vector<std::string> rest;    ///< the arguments after "--"
 };

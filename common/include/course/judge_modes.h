@@ -25,11 +25,12 @@ namespace course::judge {
 
 namespace detail {
 
-// The exercise's compulsory_bytes(input) where it declares one, else the bytes its benchmark counts.
+/// The exercise's compulsory_bytes(input) where it declares one (this overload, chosen by the 0 passed)...
 template <class Exercise>
 auto compulsory_bytes(const typename Exercise::Input& input, int) -> decltype(Exercise::compulsory_bytes(input)) {
   return Exercise::compulsory_bytes(input);
 }
+/// ... else the bytes its benchmark counts.
 template <class Exercise>
 double compulsory_bytes(const typename Exercise::Input& input, long) {
   Measurement m;
@@ -37,7 +38,7 @@ double compulsory_bytes(const typename Exercise::Input& input, long) {
   return m.bytes;
 }
 
-// The exercise's own options (its sizes) from the arguments after "--".
+/// The exercise's own options (its sizes) from the arguments after "--"; false where they asked for --help.
 template <class Exercise>
 bool parse_sizes(CommandLine& cli, const Options& options, const char* program) {
   Exercise::declare(cli);
@@ -46,11 +47,15 @@ bool parse_sizes(CommandLine& cli, const Options& options, const char* program) 
   return cli.parse(static_cast<int>(args.size()), args.data());
 }
 
+/// @p ms with four significant digits.
 std::string format_ms(double ms);
 /// f(0) ... f(count - 1) on up to 8 threads of the host (the checks of the timed answers), their results in order.
 std::vector<std::string> in_parallel(std::size_t count, const std::function<std::string(std::size_t)>& f);
+/// Writes a timing as a reference for the class (runs, clock, reported sum, median: a line each).
 void write_reference(const std::string& path, const TimingFacts& facts, double median_ms);
+/// Reads a reference into @p facts. @throws UsageError for a file that is not one
 void read_reference(const std::string& path, TimingFacts& facts);
+/// How the floor was reckoned, in words: @p bytes at @p bandwidth_gbs.
 std::string floor_reason(double bytes, double bandwidth_gbs);
 
 }  // namespace detail

@@ -38,8 +38,9 @@ struct TimingOptions {
 /// as large ones are). Disabled, evict() does nothing.
 class L2Eviction {
  public:
+  /// Allocates and zeroes the buffer (nothing when not @p enabled, or on a GPU without an L2).
   explicit L2Eviction(bool enabled = true);
-  ~L2Eviction();
+  ~L2Eviction();  ///< frees the buffer
   L2Eviction(const L2Eviction&) = delete;
   L2Eviction& operator=(const L2Eviction&) = delete;
   /// Enqueues the eviction into @p stream.

@@ -51,8 +51,8 @@ std::string kind_name(std::uint32_t kind);
 
 /// One message.
 struct Frame {
-  Kind kind = Kind::Failure;
-  std::vector<unsigned char> payload;
+  Kind kind = Kind::Failure;           ///< what it asks or answers
+  std::vector<unsigned char> payload;  ///< its bytes after the header
 };
 
 /// The header of a frame: kind and payload length.
@@ -93,7 +93,9 @@ class Writer {
 /// Reads a payload front to back; every read past its end throws WireError.
 class Reader {
  public:
+  /// Reads the @p size bytes at @p data.
   Reader(const unsigned char* data, std::size_t size) : data_(data), size_(size) {}
+  /// Reads a whole payload.
   explicit Reader(const std::vector<unsigned char>& payload) : Reader(payload.data(), payload.size()) {}
   /// Copies the next @p bytes into @p target.
   void raw(void* target, std::size_t bytes);
