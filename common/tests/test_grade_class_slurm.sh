@@ -3,9 +3,9 @@
 # of 39 (the made-up class of thirty-six of test_grade_class.sh, and three of them again: correct,
 # wrong, not compiling, hanging, crashing, misnamed, refused, ...) graded by the local command and through Slurm
 # (a job array and the merge after it) must give the same gradebook row for row, the same feedback and
-# the same leaderboard. The array is held while a new student's folder is added to the class (first
-# by name, where it would shift every task's student): the jobs grade the class as it was submitted,
-# and a regrade into the folder meanwhile is refused.
+# the same leaderboard. The array waits (its partition down) while a new student's folder is added to
+# the class (first by name, where it would shift every task's student): the jobs grade the class as it
+# was submitted, and a regrade into the folder meanwhile is refused.
 # Without a GPU nothing is run in either, so every row and file is equal but for the time of grading;
 # on a GPU the times differ from run to run, so the time columns and lines are left out of the comparison.
 # --dry-run prints the two batch scripts. Skipped (exit 77) where there can be no Slurm.
@@ -55,8 +55,10 @@ grep -q -- '--no-sanitize --grade-one' <<<"$quick" || fail "the tasks are not to
 start_slurm "$work/slurm"
 # The one-node cluster has no GPUs to hand out (no GRES): the tasks ask for none, and use the
 # machine's GPU, if any, as the local command does.
-# The jobs are submitted held (sbatch's SBATCH_HOLD); meanwhile a student who sorts first joins the class.
-SBATCH_HOLD=1 "$course/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" --slurm --gpus-per-task 0 \
+# The jobs wait: the cluster's partition is down while they are submitted (they pend, PartitionDown,
+# however long the rest takes); meanwhile a student who sorts first joins the class.
+scontrol update PartitionName=course State=DOWN || fail "scontrol could not take the partition down"
+"$course/course" grade-class 02 argmax "$class" --out "$work/grades" "${options[@]}" --slurm --gpus-per-task 0 \
   --time 30 --throttle 4 >"$work/cluster.out" 2>&1 || { tail -20 "$work/cluster.out"; fail "grade-class --slurm failed"; }
 grep -q 'submitted job array' "$work/cluster.out" || fail "grade-class --slurm did not say what it submitted"
 # While the array waits, the folder is the cluster's: a regrade there is refused at once, in one line.
@@ -67,9 +69,8 @@ status=0
   fail "an --only regrade while the array waited was not refused: $(tail -3 "$work/while-held.out")"
 mkdir "$class/aaron"
 cp "$root/solutions/02-max-reduction/argmax.cu" "$class/aaron/"
-for job in $(sed -n 's/.*submitted job array \([0-9]*\) .* and job \([0-9]*\),.*/\1 \2/p' "$work/cluster.out"); do
-  scontrol release "$job" || fail "scontrol could not release job $job"
-done
+[ -z "$(ls "$work/grades/slurm"/task-*.log 2>/dev/null)" ] || fail "a task ran while the partition was down"
+scontrol update PartitionName=course State=UP || fail "scontrol could not bring the partition up"
 wait_for_jobs 1500 || { squeue; fail "the jobs did not finish within 1500 s"; }
 grep -q 'submitted job array' "$work/cluster.out" && [ -f "$work/grades/gradebook.csv" ] &&
   [ "$work/grades/gradebook.csv" -nt "$work/cluster.out" ] || { tail -5 "$work/grades/slurm/merge.log"; fail "the merge job wrote no gradebook"; }
