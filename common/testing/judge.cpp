@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <thread>
 
@@ -42,6 +43,11 @@ std::string seconds(double s) {
   text << s << " s";
   return text.str();
 }
+// "signal 11, SIGSEGV": the signal that ended a process, by number and name.
+std::string signal_words(int signal) {
+  const char* name = sigabbrev_np(signal);
+  return "signal " + std::to_string(signal) + (name ? std::string(", SIG") + name : "");
+}
 }  // namespace
 
 std::string describe_ending(int code, double time_limit) {
@@ -53,10 +59,7 @@ std::string describe_ending(int code, double time_limit) {
     default: break;
   }
   if (code == 128 + SIGSYS) return "was stopped for starting a thread, a process or a program while being timed";
-  if (code > 128) {
-    const char* name = sigabbrev_np(code - 128);
-    return "crashed (signal " + std::to_string(code - 128) + (name ? std::string(", SIG") + name : "") + ")";
-  }
+  if (code > 128) return "crashed (" + signal_words(code - 128) + ")";
   return "ended with exit code " + std::to_string(code) + " before it answered (exit() called inside the exercise?)";
 }
 
@@ -69,7 +72,7 @@ std::string verdict_of_cases(int failures, const std::optional<int>& ending, boo
       return "LEFT A PROCESS RUNNING (the test ended with a process the submission started still running; it was stopped)";
     if (code == kCannotStart) return "NOT RUN (the sandbox could not start the program)";
     if (code == 128 + SIGSYS) return "FORBIDDEN (it started a thread, a process or a program while being timed)";
-    if (code > 128) return "CRASH (" + describe_ending(code, time_limit).substr(9);  // "crashed (" less "crashed "
+    if (code > 128) return "CRASH (" + signal_words(code - 128) + ")";
     if (code != 0 || early)
       return "ENDED EARLY (the program stopped inside the submission before the test's end: exit code " +
              std::to_string(code) + "; exit() called?)";
@@ -120,7 +123,7 @@ Contestant::~Contestant() {
 }
 
 void Contestant::send(wire::Kind kind, const std::vector<unsigned char>& payload) {
-  if (ending_) gone("");
+  if (ending_) gone();
   const std::vector<unsigned char> header = wire::header_of(kind, payload.size());
   for (const std::vector<unsigned char>* part : {&header, &payload}) {
     const unsigned char* data = part->data();
@@ -128,7 +131,7 @@ void Contestant::send(wire::Kind kind, const std::vector<unsigned char>& payload
     while (left > 0) {
       const ssize_t put = write(requests_, data, left);
       if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) gone("");
+      if (put <= 0) gone();
       data += put;
       left -= static_cast<std::size_t>(put);
     }
@@ -149,7 +152,7 @@ void Contestant::read_exactly(unsigned char* target, std::size_t bytes) {
       finish();
       ending_ = kTimeLimit;  // however it ended once stopped, it was stopped for its time
       ended_early_ = true;
-      gone("");
+      gone();
     }
     pollfd ready{answers_, POLLIN, 0};
     const int polled = poll(&ready, 1, Clock::now() < awake_until ? 0 : static_cast<int>(std::min<long long>(left, 1000)));
@@ -157,18 +160,18 @@ void Contestant::read_exactly(unsigned char* target, std::size_t bytes) {
     if (polled == 0) continue;
     const ssize_t got = read(answers_, target, bytes);
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) gone("");
+    if (got <= 0) gone();
     target += got;
     bytes -= static_cast<std::size_t>(got);
   }
 }
 
-void Contestant::gone(const std::string& while_doing) {
+void Contestant::gone() {
   if (!ending_) {
     ended_early_ = true;
     finish();
   }
-  throw ContestantError("your program " + describe_ending(*ending_, time_limit_) + while_doing);
+  throw ContestantError("your program " + describe_ending(*ending_, time_limit_));
 }
 
 wire::Frame Contestant::receive(wire::Kind expected, std::size_t max_payload) {
@@ -367,8 +370,7 @@ std::string floor_reason(double bytes, double bandwidth_gbs) {
 }
 
 void write_reference(const std::string& path, const TimingFacts& facts, double median_ms) {
-  double sum = 0;
-  for (double ms : facts.reported_ms) sum += ms;
+  const double sum = std::accumulate(facts.reported_ms.begin(), facts.reported_ms.end(), 0.0);
   std::ofstream out(path);
   out << "runs " << facts.reported_ms.size() << "\nclock_ms " << facts.clock_ms << "\nsum_ms " << sum << "\nmedian_ms "
       << median_ms << "\n";

@@ -81,7 +81,7 @@ class Contestant {
 
  private:
   void read_exactly(unsigned char* target, std::size_t bytes);
-  [[noreturn]] void gone(const std::string& while_doing);
+  [[noreturn]] void gone();  ///< finds how it ended, and throws ContestantError saying so
   int pid_ = -1, requests_ = -1, answers_ = -1;
   double time_limit_;
   std::optional<int> ending_;

@@ -142,7 +142,7 @@ int time_function(const Options& options, const char* program) {
                               std::to_string(request.order.size()) + " runs");
       // Every answer: the one committed to, and right.
       started = Clock::now();
-      std::vector<std::pair<std::size_t, AnswerBytes>> answers;
+      std::vector<AnswerBytes> answers;  // in the order run
       for (std::size_t p = 0; p < request.order.size(); ++p) {
         const std::uint32_t slot = request.order[p];
         wire::Writer fetch;
@@ -152,13 +152,13 @@ int time_function(const Options& options, const char* program) {
         if (answer_hash(request.key, answer) != done.hashes[p])
           throw ContestantError("the answer of timed run " + std::to_string(p + 1) +
                                 " is not the one it reported when the runs ended");
-        answers.emplace_back(p, std::move(answer));
+        answers.push_back(std::move(answer));
       }
       const std::vector<std::string> wrong = detail::in_parallel(answers.size(), [&](std::size_t i) -> std::string {
-        const std::uint32_t slot = request.order[answers[i].first];
+        const std::uint32_t slot = request.order[i];
         const Input input = kept[slot] ? *kept[slot] : Exercise::generate(cli, seeds[slot]);
-        const auto check = Exercise::check(input, read_whole_answer<Exercise>(input, answers[i].second));
-        return check.pass ? "" : "the answer of timed run " + std::to_string(answers[i].first + 1) + " is wrong: " + check.detail;
+        const auto check = Exercise::check(input, read_whole_answer<Exercise>(input, answers[i]));
+        return check.pass ? "" : "the answer of timed run " + std::to_string(i + 1) + " is wrong: " + check.detail;
       });
       checking_s += seconds_since(started);
       for (const std::string& why : wrong)
@@ -168,8 +168,7 @@ int time_function(const Options& options, const char* program) {
       if (!options.write_reference.empty()) {
         // The solution's timing, the reference of the class: three rounds, and the one whose clock saw
         // least beyond its runs (the host's noise only ever adds).
-        double sum = 0;
-        for (double ms : facts.reported_ms) sum += ms;
+        const double sum = std::accumulate(facts.reported_ms.begin(), facts.reported_ms.end(), 0.0);
         if (round == 1 || facts.clock_ms - sum < best_beyond) {
           best_beyond = facts.clock_ms - sum;
           best = facts;
@@ -197,8 +196,7 @@ int time_function(const Options& options, const char* program) {
     write_verdict(options, not_measured);
     return 1;
   }
-  double sum = 0;
-  for (double ms : facts.reported_ms) sum += ms;
+  const double sum = std::accumulate(facts.reported_ms.begin(), facts.reported_ms.end(), 0.0);
   std::printf("timed runs: %d, each on a fresh input; reported median %s ms, sum %s ms; the judge's clock %s ms%s%s\n", runs,
               detail::format_ms(verdict.median_ms).c_str(), detail::format_ms(sum).c_str(),
               detail::format_ms(facts.clock_ms).c_str(),
