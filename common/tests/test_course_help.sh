@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# ./course's help: `help`, `--help` and no command print it on standard output and exit 0 without
+# ./course's help: `help`, `--help`, `-h` and no command print it on standard output and exit 0 without
 # setting anything up; it names every command the script dispatches, each with its description; an
-# unknown command gets one line naming ./course help, and exit code 2.
+# unknown command gets one line naming ./course help, and exit code 2. (Each command's own help:
+# test_course_command_help.sh.)
 # usage: test_course_help.sh COURSE_SCRIPT
 set -euo pipefail
 course=$1
@@ -13,7 +14,7 @@ fail() { echo "FAILED: $*"; exit 1; }
 mapfile -t commands < <(sed -n 's/^  \([a-z][a-z-]*\))$/\1/p' "$course")
 [ ${#commands[@]} -ge 9 ] || fail "found only ${#commands[@]} commands in $course: ${commands[*]}"
 
-for asked in help --help ""; do
+for asked in help --help -h ""; do
   status=0
   # shellcheck disable=SC2086 # no argument at all for ""
   COURSE_BUILD_DIR=$work/build bash "$course" $asked >"$work/out" 2>"$work/err" || status=$?

@@ -41,6 +41,9 @@ refused() {
 refused 5 2 "no lesson '9': the lessons are 01, 02, 03, 04, 05" run --lesson 9
 refused 5 2 "run: unknown option '--bogus'" run --bogus
 refused 5 2 "run: --lesson needs a lesson number" run --lesson
+# test's arguments go to CTest, which passes over a word it does not know: checked against its options.
+refused 5 2 "test: unknown option '--bogus'" test --bogus
+refused 5 2 "test: unknown option '-x'" test -L cpu -x
 refused 5 2 "no lesson '9': the lessons are 01, 02, 03, 04, 05" profile 9
 refused 5 2 "/nonexistent: no such folder" grade-class 02 argmax /nonexistent
 refused 5 2 "--jobs" grade-class 02 argmax "$work" --jobs none

@@ -124,6 +124,13 @@ refused not-empty "$work/one exists and is not empty" --source "$course" --targe
 refused unknown-lesson "no lesson '07' (look in lessons/)" --source "$course" --target "$work/new" --lessons "02 07"
 refused student-copy "this is already a student's copy" --source "$work/one" --target "$work/new"
 refused no-target "--source and --target are required" --source "$course"
+# An option where a folder goes is refused, never made a folder (here, where the copy would go).
+(
+  cd "$work"
+  refused dash-target "--target: '--help' is an option, not a folder" --source "$course" --target --help
+  refused dash-record "--record-times: '-x' is an option, not a folder" --record-times -x
+  [ ! -e "$work/--help" ] && [ ! -e "$work/-x" ] || fail "a refused option was made a folder"
+)
 [ ! -e "$work/new" ] || fail "a refused copy wrote its target"
 sed -i 's|<!-- /instructor -->||' "$course/README.md"
 refused unclosed "README.md:13: <!-- instructor --> never closed" --source "$course" --target "$work/new"

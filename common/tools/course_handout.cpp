@@ -250,6 +250,14 @@ int main(int argc, char** argv) {
     cli.add_text("record-times", "", "time each solution of the copy in DIR on this GPU, with the benchmarks "
                  "beside this program", "DIR");
     if (!cli.parse(argc, argv)) return course::kExitPass;
+    // A folder's value that starts with '-' is an option given where the folder was meant (as
+    // `./course handout --help` once passed it on): refused, never made a folder.
+    for (const char* option : {"source", "target", "record-times"}) {
+      const std::string folder = cli.given(option) ? cli.text(option) : "";
+      if (!folder.empty() && folder[0] == '-')
+        throw course::UsageError("--" + std::string(option) + ": '" + folder + "' is an option, not a folder (a folder " +
+                                 "of that name is ./" + folder + ")");
+    }
     if (cli.given("record-times")) {
       if (cli.given("source") || cli.given("target") || cli.given("lessons"))
         throw course::UsageError("--record-times takes no --source, --target or --lessons");

@@ -50,6 +50,10 @@ die() { say "$*"; exit 2; }
 
 usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--timed-runs N] [--compile-time-limit S] [--assignment TITLE] [--points-possible P] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
 [ $# -ge 3 ] || die "$usage"
+# An option is never taken for the lesson, the exercise or the folder of submissions.
+for argument in "$1" "$2" "$3"; do
+  [[ $argument != -* ]] || die "unknown option '$argument' where NN NAME SUBMISSIONS go, before the options: $usage"
+done
 lesson=$1 name=$2 submissions=$3
 shift 3
 out=$root/grades/$lesson-$name
@@ -61,9 +65,9 @@ mode=all task=0  # the jobs of --slurm run this script again: --grade-one K (a t
 passed_on=()     # the options the jobs of --slurm pass on
 while [ $# -gt 0 ]; do
   case $1 in
-    --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
-    --only) shift
-      while [ $# -gt 0 ] && [[ $1 != --* ]]; do only+=("$1"); shift; done
+    --out) [ $# -ge 2 ] && [[ $2 != -* ]] || die "--out needs a folder"; out=$2; shift 2 ;;
+    --only) shift  # the students, up to the next option: a word that starts with '-' is never a student
+      while [ $# -gt 0 ] && [[ $1 != -* ]]; do only+=("$1"); shift; done
       [ ${#only[@]} -gt 0 ] || die "--only needs the students to grade (their folders' names)" ;;
     --no-sanitize) sanitize=0; passed_on+=(--no-sanitize); shift ;;
     --sanitize) shift ;;  # the default; still accepted from the days it was not
@@ -90,7 +94,7 @@ while [ $# -gt 0 ]; do
     --dry-run) dry_run=1; cluster_options=1; shift ;;
     --grade-one) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--grade-one needs a task number"; mode=one task=$2; shift 2 ;;
     --merge) mode=merge; shift ;;
-    *) die "unknown option $1" ;;
+    *) die "unknown option '$1' (./course grade-class --help lists the options)" ;;
   esac
 done
 [ $slurm -eq 1 ] || [ $cluster_options -eq 0 ] ||
