@@ -6,12 +6,14 @@
 # the compiler read ("confine no"), so that the file's lines never reach the log; and refuses inline
 # assembly that reads a file (.incbin) or makes directives (.macro), on either kind of machine. It stops a compile at
 # its time limit and gives that failure again, without compiling, while the file stays the same.
-# Usage: common/tests/test_compile_submission.sh SANDBOX WORK_DIR
+# Given the CUDA compiler too, the .incbin is also tried in a .cu file through it, as grade-class
+# compiles a submission (nvcc hands the host compiler the folder of the assembler's check).
+# Usage: common/tests/test_compile_submission.sh SANDBOX WORK_DIR [CUDA-COMPILER]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-sandbox=$1 work=$2
+sandbox=$1 work=$2 cuda_compiler=${3:-}
 rm -rf "$work"
-mkdir -p "$work/course/include" "$work/secret" "$work/src" "$work/logs" "$work/objects"
+mkdir -p "$work/course/include" "$work/secret" "$work/src" "$work/logs" "$work/objects" "$work/fixed-as"
 echo 'inline int answer() { return 42; }' >"$work/course/include/allowed.h"
 echo 'int solution_of_the_exercise = 1; // the answer key' >"$work/secret/solution.h"
 failures=0
@@ -22,12 +24,13 @@ check() {  # check WHAT CONDITION...
 }
 lacks() { ! grep -q "$1" "$2"; }
 compiler=$(command -v c++ || command -v g++)
-readable=("$work/course" /dev/null)
+readable=("$work/course" "$work/fixed-as" /dev/null)
 for folder in /usr/include /usr/lib/gcc /usr/libexec/gcc /usr/lib64 /usr/lib/"$(cc -print-multiarch 2>/dev/null)" /usr/bin \
   /lib64 /lib/"$(cc -print-multiarch 2>/dev/null)" "$(dirname "$(dirname "$(realpath "$compiler")")")"; do
   case $folder in /usr | / | /usr/lib/ | /lib/) continue ;; esac
   [ ! -d "$folder" ] || readable+=("$folder")
 done
+[ -z "$cuda_compiler" ] || readable+=("$(dirname "$(dirname "$(realpath "$cuda_compiler")")")")
 policy() {  # policy CONFINE: writes the policy
   {
     echo "sandbox $sandbox"
@@ -78,6 +81,32 @@ int main() { return 0; }"
   check "... with one line that says why" grep -q "^refused: it reads another file into its code with the assembler's .incbin" "$work/logs/$k.log"
   check "... and no object" test ! -e "$work/objects/$k/answer.o"
   check "... nothing of the file in the log" lacks "answer key" "$work/logs/$k.log"
+  # A host compiler built with a fixed assembler path never looks in -B's folder (played here by a
+  # compiler that drops -B): the assembly it kept is checked after the compile.
+  k=$((k + 1))
+  mkdir -p "$work/src/$k" "$work/objects/$k"
+  printf '#!/usr/bin/env bash\nargs=()\nfor a in "$@"; do case $a in -B*) ;; *) args+=("$a") ;; esac; done\nexec %q "${args[@]}"\n' \
+    "$compiler" >"$work/fixed-as/c++"
+  chmod +x "$work/fixed-as/c++"
+  printf '%s\n' "asm(\".inc\" \"bin \\\"$work/secret/solution.h\\\"\");" "int main() { return 0; }" >"$work/src/$k/answer.cpp"
+  (cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" $k "$work/fixed-as/c++" \
+    -MD -MF "objects/$k/answer.o.d" -c "$work/src/$k/answer.cpp" -o "objects/$k/answer.o")
+  code=$?
+  check "confine $mode: a compiler that never runs the check before its assembler still has the .incbin refused" test $code -eq 1
+  check "... with one line that says why, and nothing else in the log" \
+    test "$(cat "$work/logs/$k.log")" = "refused: it reads another file into its code with the assembler's .incbin, which a submission may not"
+  check "... and no object, and nothing the compiler kept" \
+    test -z "$(find "$work/objects/$k" -maxdepth 1 \( -name '*.o' -o -name '*.s' -o -name '*.ii' \))"
+  if [ -n "$cuda_compiler" ]; then
+    k=$((k + 1))
+    mkdir -p "$work/src/$k" "$work/objects/$k"
+    printf '%s\n' "__global__ void kernel() {}" "asm(\".inc\" \"bin \\\"$work/secret/solution.h\\\"\");" >"$work/src/$k/answer.cu"
+    (cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" $k "$cuda_compiler" -I"$work/course/include" \
+      -MD -MF "objects/$k/answer.o.d" -c "$work/src/$k/answer.cu" -o "objects/$k/answer.o")
+    code=$?
+    check "confine $mode: a .cu file whose inline assembly .incbins a file is refused through $(basename "$cuda_compiler")" test $code -eq 1
+    check "... with one line that says why" grep -q "^refused: it reads another file into its code with the assembler's .incbin" "$work/logs/$k.log"
+  fi
   k=$((k + 1))
   compile $k 'asm(".macro pick\n.endm");
 int main() { return 0; }'

@@ -12,11 +12,14 @@
 # Once it has compiled, every file the compiler read (its dependency file) must lie in those places
 # too: on a machine without Landlock (`confine no`), where the sandbox cannot stop the reading, this
 # is what refuses an #include of a file from elsewhere. The assembler reads files the dependency file
-# never names (.incbin, .include): every assembly file the host compiler hands it passes through
-# assemble_submission.sh first, which refuses a submission's inline assembly that reads a file or
-# writes directives of its own (macros, repetitions), whatever the machine. A refusal removes the object and ends the log
-# with one line "refused: ...", which grade-class gives as the reason; a time-out ends it with
-# "stopped: ...", any other failure with "failed: ...".
+# never names (.incbin, .include), so assemble_submission.sh refuses a submission's inline assembly
+# that reads a file or writes directives of its own (macros, repetitions), whatever the machine: in
+# front of the assembler where the host compiler looks for it in -B's folder, and on the assembly the
+# host compiler kept (-save-temps=obj) after every compile, where a compiler built with a fixed
+# assembler path does not look. A refusal removes the object and ends the log with one line
+# "refused: ...", which grade-class gives as the reason (an assembly refusal leaves that line alone,
+# nothing of what the assembler said); a time-out ends it with "stopped: ...", any other failure with
+# "failed: ...".
 # A compile that failed leaves logs/K.failed (its exit code): while grade-class keeps it (the student's
 # file, the course's files and the limits are the same), the failure is given again without compiling,
 # so that a regrade does not wait again for a compile that never ends.
@@ -64,8 +67,8 @@ printf '#!/usr/bin/env bash\nexec bash %q %q %q "$@"\n' "$(dirname "$0")/assembl
   >"$assembler/as"
 chmod +x "$assembler/as"
 case $(basename "$1") in
-  nvcc*) extra+=(-Xcompiler "-B$assembler/") ;;
-  *) extra+=("-B$assembler/") ;;
+  nvcc*) extra+=(-Xcompiler "-B$assembler/" -Xcompiler -save-temps=obj) ;;
+  *) extra+=("-B$assembler/" -save-temps=obj) ;;
 esac
 allowed=("${readable[@]}" "$source_folder" "$object_folder" "$(dirname "$0")/assemble_submission.sh")
 # Confined to them; with `confine no` (a machine whose kernel has no Landlock) reading is left free,
@@ -109,8 +112,17 @@ read_files=()
   mapfile -t read_files < <(sed -e 's/\\$//' -e '1s/^[^:]*: *//' -e 's/\\ /\x01/g' "$depfile" | tr -s ' \t' '\n\n' |
     sed -e '/^$/d' -e 's/\x01/ /g')
 mapfile -t named_files < <(sed -n -E 's/^(In file included from )?([^ :(][^:(]*)(:[0-9]+|\([0-9]+\)).*/\2/p' "$log" | sort -u)
-# The assembler's refusal: its one line is the reason.
-[ ! -s "$assembler/refused" ] || refuse "$(head -1 "$assembler/refused")"
+# The assembler's refusal, before it ran or on what the compiler kept: its one line is the reason, and
+# the log keeps nothing else (an .include'd file's lines in the assembler's errors).
+kept=()
+mapfile -t kept < <(find "$object_folder" -maxdepth 1 -type f \( -name '*.s' -o -name '*.ii' -o -name '*.i' \))
+[ -s "$assembler/refused" ] || [ $code -eq 124 ] ||
+  bash "$(dirname "$0")/assemble_submission.sh" --scan "$assembler/refused" "${kept[@]}" 2>/dev/null
+[ ${#kept[@]} -eq 0 ] || rm -f -- "${kept[@]}"
+if [ -s "$assembler/refused" ]; then
+  : >"$log"
+  refuse "$(head -1 "$assembler/refused")"
+fi
 case $code in
   0) ;;
   124) echo "stopped: compiling took longer than the time limit ($seconds s)" >>"$log"; echo 124 >"$failed"; exit 124 ;;
