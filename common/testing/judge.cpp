@@ -321,9 +321,9 @@ TimingVerdict assess_timing(const TimingFacts& facts) {
     const double beyond_per_run = std::max(0.0, (facts.reference_clock_ms - facts.reference_sum_ms) / facts.reference_runs);
     const double beyond = beyond_per_run * static_cast<double>(n);
     const double estimate = facts.clock_ms - beyond;
-    // The slack: the jitter of what the clock sees beyond the runs grows with it (half of it, at least
-    // slack_ms), so that only the runs' own time is held to the factor.
-    if (estimate > facts.factor * sum + std::max(facts.slack_ms, 0.5 * beyond)) {
+    // The slack: the jitter of what the clock sees beyond the runs grows with it (as much again, at
+    // least slack_ms), so that only the runs' own time is held to the factor.
+    if (estimate > facts.factor * sum + std::max(facts.slack_ms, beyond)) {
       std::snprintf(text, sizeof text,
                     "the judge's clock saw about %.4g ms of work for runs that report %.4g ms in all (more than %.3g times as much)",
                     estimate, sum, facts.factor);

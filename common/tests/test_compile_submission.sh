@@ -82,7 +82,7 @@ int main() { return 0; }"
   check "... and no object" test ! -e "$work/objects/$k/answer.o"
   check "... nothing of the file in the log" lacks "answer key" "$work/logs/$k.log"
   # A host compiler built with a fixed assembler path never looks in -B's folder (played here by a
-  # compiler that drops -B): the assembly it kept is checked after the compile.
+  # compiler that drops -B): the check, run through -wrapper, does not depend on it.
   k=$((k + 1))
   mkdir -p "$work/src/$k" "$work/objects/$k"
   printf '#!/usr/bin/env bash\nargs=()\nfor a in "$@"; do case $a in -B*) ;; *) args+=("$a") ;; esac; done\nexec %q "${args[@]}"\n' \
@@ -92,7 +92,7 @@ int main() { return 0; }"
   (cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" $k "$work/fixed-as/c++" \
     -MD -MF "objects/$k/answer.o.d" -c "$work/src/$k/answer.cpp" -o "objects/$k/answer.o")
   code=$?
-  check "confine $mode: a compiler that never runs the check before its assembler still has the .incbin refused" test $code -eq 1
+  check "confine $mode: a compiler that never looks in -B's folder still has the .incbin refused" test $code -eq 1
   check "... with one line that says why, and nothing else in the log" \
     test "$(cat "$work/logs/$k.log")" = "refused: it reads another file into its code with the assembler's .incbin, which a submission may not"
   check "... and no object, and nothing the compiler kept" \

@@ -158,6 +158,14 @@ TEST_CASE("judge: a timing is trusted only above the floor and where the judge's
   more_than_clock.clock_ms = 3.0;
   CHECK_THAT(judge::assess_timing(more_than_clock).why, Catch::Contains("more than the 3 ms the judge's clock saw"));
 
+  // The host's and the device's jitter: the clock may see the solution's overhead (0.6 ms for 4 runs)
+  // twice over beyond 1.25 times the runs (5.0 ms), not more.
+  judge::TimingFacts noisy = facts;
+  noisy.clock_ms = 6.15;
+  CHECK(judge::assess_timing(noisy).trusted);
+  noisy.clock_ms = 6.25;
+  CHECK_FALSE(judge::assess_timing(noisy).trusted);
+
   // Runs reported at a quarter of what they took: the clock saw 16 ms of runs.
   judge::TimingFacts forged = facts;
   forged.reported_ms = {1.0, 1.0, 1.0, 1.0};

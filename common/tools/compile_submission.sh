@@ -12,14 +12,13 @@
 # Once it has compiled, every file the compiler read (its dependency file) must lie in those places
 # too: on a machine without Landlock (`confine no`), where the sandbox cannot stop the reading, this
 # is what refuses an #include of a file from elsewhere. The assembler reads files the dependency file
-# never names (.incbin, .include), so assemble_submission.sh refuses a submission's inline assembly
-# that reads a file or writes directives of its own (macros, repetitions), whatever the machine: in
-# front of the assembler where the host compiler looks for it in -B's folder, and on the assembly the
-# host compiler kept (-save-temps=obj) after every compile, where a compiler built with a fixed
-# assembler path does not look. A refusal removes the object and ends the log with one line
-# "refused: ...", which grade-class gives as the reason (an assembly refusal leaves that line alone,
-# nothing of what the assembler said); a time-out ends it with "stopped: ...", any other failure with
-# "failed: ...".
+# never names (.incbin, .include): the host compiler runs each of its programs through
+# assemble_submission.sh (-wrapper), which refuses a submission's inline assembly that reads a file or
+# writes directives of its own (macros, repetitions) before the assembler runs, whatever the machine
+# (-wrapper holds where a search path does not: a host compiler built with a fixed assembler path never
+# looks in -B's folder). A refusal removes the object and ends the log with one line "refused: ...",
+# which grade-class gives as the reason (an assembly refusal leaves that line alone); a time-out ends
+# it with "stopped: ...", any other failure with "failed: ...".
 # A compile that failed leaves logs/K.failed (its exit code): while grade-class keeps it (the student's
 # file, the course's files and the limits are the same), the failure is given again without compiling,
 # so that a regrade does not wait again for a compile that never ends.
@@ -58,17 +57,21 @@ done
 extra=()
 [ -n "$depfile" ] || { depfile=$object.d; extra=(-MD -MF "$depfile"); }
 object_folder=$(cd "$(dirname "$object")" && pwd)
-# The host compiler finds the assembler first in the folder -B names: there, assemble_submission.sh.
+# The host compiler runs its programs through the assembly's check (-wrapper PROGRAM: the path can
+# hold no comma, which would split it). -pipe would hand the assembler its input through a pipe the
+# wrapper never sees: refused here, as the course never passes it.
 assembler=$object_folder/assembler
+case $assembler in *,*) echo "compile_submission.sh: $assembler holds a comma, which -wrapper cannot take; grade into a folder without one" >"$log"; exit 2 ;; esac
+for argument in "$@"; do
+  case ,$argument, in *,-pipe,* | *=-pipe,*) echo "compile_submission.sh: -pipe hides the assembly from its check; compile without it" >"$log"; exit 2 ;; esac
+done
 rm -rf "$assembler"
 mkdir -p "$assembler"
-real_as=$(command -v as || true)
-printf '#!/usr/bin/env bash\nexec bash %q %q %q "$@"\n' "$(dirname "$0")/assemble_submission.sh" "$assembler/refused" "$real_as" \
-  >"$assembler/as"
-chmod +x "$assembler/as"
+printf '#!/usr/bin/env bash\nexec bash %q %q "$@"\n' "$(dirname "$0")/assemble_submission.sh" "$assembler/refused" >"$assembler/check"
+chmod +x "$assembler/check"
 case $(basename "$1") in
-  nvcc*) extra+=(-Xcompiler "-B$assembler/" -Xcompiler -save-temps=obj) ;;
-  *) extra+=("-B$assembler/" -save-temps=obj) ;;
+  nvcc*) extra+=(-Xcompiler -wrapper -Xcompiler "$assembler/check") ;;
+  *) extra+=(-wrapper "$assembler/check") ;;
 esac
 allowed=("${readable[@]}" "$source_folder" "$object_folder" "$(dirname "$0")/assemble_submission.sh")
 # Confined to them; with `confine no` (a machine whose kernel has no Landlock) reading is left free,
@@ -112,13 +115,7 @@ read_files=()
   mapfile -t read_files < <(sed -e 's/\\$//' -e '1s/^[^:]*: *//' -e 's/\\ /\x01/g' "$depfile" | tr -s ' \t' '\n\n' |
     sed -e '/^$/d' -e 's/\x01/ /g')
 mapfile -t named_files < <(sed -n -E 's/^(In file included from )?([^ :(][^:(]*)(:[0-9]+|\([0-9]+\)).*/\2/p' "$log" | sort -u)
-# The assembler's refusal, before it ran or on what the compiler kept: its one line is the reason, and
-# the log keeps nothing else (an .include'd file's lines in the assembler's errors).
-kept=()
-mapfile -t kept < <(find "$object_folder" -maxdepth 1 -type f \( -name '*.s' -o -name '*.ii' -o -name '*.i' \))
-[ -s "$assembler/refused" ] || [ $code -eq 124 ] ||
-  bash "$(dirname "$0")/assemble_submission.sh" --scan "$assembler/refused" "${kept[@]}" 2>/dev/null
-[ ${#kept[@]} -eq 0 ] || rm -f -- "${kept[@]}"
+# The assembler's check refused: its one line is the reason, and the log keeps nothing else.
 if [ -s "$assembler/refused" ]; then
   : >"$log"
   refuse "$(head -1 "$assembler/refused")"

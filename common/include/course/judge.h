@@ -158,8 +158,8 @@ struct TimingFacts {
   double floor_ms = 0;       ///< the least time the GPU needs for the compulsory bytes (0: no floor)
   std::string floor_reason;  ///< how the floor was reckoned, for the message
   double factor = 1.25;      ///< how far the judge's estimate may exceed the reported sum
-  double slack_ms = 0.1;     ///< and by how much more (at least; half of what the clock sees beyond the runs
-                             ///< where that is more), for the jitter of the pipes and the host's wake-ups
+  double slack_ms = 0.1;     ///< and by how much more (at least; what the clock sees beyond the runs where
+                             ///< that is more), for the jitter of the pipes, the host and the device
 };
 
 /// The verdict on a timing: trusted, the median, and otherwise why not, in one line.

@@ -127,6 +127,10 @@ int time_function(const Options& options, const char* program) {
         }
       }
       loading_s += seconds_since(started);
+      // The GPU has idled while the inputs were drawn: warm runs again just before the clock starts, so
+      // that its clocks are up and the window holds the runs, not the device waking.
+      contestant.send(wire::Kind::Warmup, warm.bytes());
+      contestant.receive(wire::Kind::Ready, 0);
       contestant::TimeRequest request;
       request.key = fresh_number();
       request.order.resize(seeds.size());
