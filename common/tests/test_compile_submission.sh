@@ -139,5 +139,15 @@ cp "$work/src/$((k - 1))/answer.cpp" "$work/src/$k/answer.cpp"
   -c "$work/src/$k/answer.cpp" -o "objects/$k/answer.o")
 check "a compile that writes a file past the file-size limit fails" test $? -ne 0
 check "... and its log says so" grep -q '^failed: a file the compiler wrote reached the file-size limit' "$work/logs/$k.log"
+# A compiler that fails without a word (as one stopped by a limit may): the log says what may have.
+k=$((k + 1))
+mkdir -p "$work/src/$k" "$work/objects/$k"
+printf '#!/usr/bin/env bash\nexit 1\n' >"$work/fixed-as/silent"
+chmod +x "$work/fixed-as/silent"
+echo 'int main() { return 0; }' >"$work/src/$k/answer.cpp"
+(cd "$work" && bash "$root/common/tools/compile_submission.sh" "$work/policy" $k "$work/fixed-as/silent" -c "$work/src/$k/answer.cpp" \
+  -o "objects/$k/answer.o")
+check "a compiler that fails without an error of its own: its log names the limits it may have met" \
+  grep -q "^failed: the compiler's exit code 1, with no error of its own: it may have met a limit" "$work/logs/$k.log"
 [ $failures -eq 0 ] || { echo "$failures checks failed"; exit 1; }
 echo "all checks passed"

@@ -27,7 +27,7 @@ set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: compile_submission.sh POLICY K COMPILER ARGUMENTS..." >&2; exit 2; }
 policy=$1 k=$2
 shift 2
-readable=() sandbox="" confine=yes logs="" sources="" limits=() seconds="" file_size_limit=""
+readable=() sandbox="" confine=yes logs="" sources="" limits=() seconds="" file_size_limit="" memory_limit=""
 while read -r key value; do
   case $key in
     sandbox) sandbox=$value ;;
@@ -35,7 +35,8 @@ while read -r key value; do
     readable) readable+=("$value") ;;
     time-limit | memory-limit | file-size-limit | output-limit) limits+=("--$key" "$value")
       [ "$key" != time-limit ] || seconds=$value
-      [ "$key" != file-size-limit ] || file_size_limit=$value ;;
+      [ "$key" != file-size-limit ] || file_size_limit=$value
+      [ "$key" != memory-limit ] || memory_limit=$value ;;
     logs) logs=$value ;;
     sources) sources=$value ;;
   esac
@@ -130,8 +131,13 @@ case $code in
     [ -z "$denied" ] || refuse "it includes $denied, $outside"
     [ ${#read_files[@]} -eq 0 ] || check_read "${read_files[@]}"
     [ ${#named_files[@]} -eq 0 ] || check_read "${named_files[@]}"
-    if [ -n "$too_large" ]; then
+    # A limit met: nvcc removes its temporary files as it fails, so its compiler's own words say so too.
+    if [ -n "$too_large" ] || grep -q 'File size limit exceeded' "$log"; then
       echo "failed: a file the compiler wrote reached the file-size limit ($file_size_limit bytes)" >>"$log"
+    elif grep -q -i -E 'memory exhausted|out of memory|cannot allocate' "$log"; then
+      echo "failed: the compiler ran out of memory at the memory limit (${memory_limit:-no} bytes)" >>"$log"
+    elif ! grep -q -i 'error' "$log"; then
+      echo "failed: the compiler's exit code $code, with no error of its own: it may have met a limit (memory ${memory_limit:-none}, file size ${file_size_limit:-none} bytes)" >>"$log"
     else
       echo "failed: the compiler's exit code $code" >>"$log"
     fi
