@@ -75,6 +75,36 @@ TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingO
   return TimingStats::from_samples(samples);
 }
 
+std::vector<TimingStats> time_gpu_interleaved(const std::vector<std::function<void(cudaStream_t)>>& runs,
+                                              const TimingOptions& options, cudaStream_t stream,
+                                              const std::function<void(std::size_t, cudaStream_t)>& before_each) {
+  require_reps(options);
+  const std::size_t ways = runs.size();
+  L2Eviction flusher(options.flush_l2);
+  for (int i = 0; i < options.warmup; ++i)
+    for (std::size_t w = 0; w < ways; ++w) {
+      if (before_each) before_each(w, stream);
+      runs[w](stream);
+    }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  Event start, stop;
+  std::vector<std::vector<double>> samples(ways);
+  for (int r = 0; r < options.reps; ++r)
+    for (std::size_t k = 0; k < ways; ++k) {
+      const std::size_t w = (static_cast<std::size_t>(r) + k) % ways;
+      if (before_each) before_each(w, stream);
+      flusher.evict(stream);
+      start.record(stream);
+      runs[w](stream);
+      stop.record(stream);
+      samples[w].push_back(stop.elapsed_ms_since(start));
+    }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<TimingStats> stats;
+  for (std::vector<double>& s : samples) stats.push_back(TimingStats::from_samples(std::move(s)));
+  return stats;
+}
+
 TimingStats time_gpus(const std::function<void()>& run, const TimingOptions& options, const std::vector<int>& devices,
                       const std::vector<cudaStream_t>& streams, const std::function<void()>& before_each) {
   require_reps(options);

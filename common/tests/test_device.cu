@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <memory>
@@ -206,6 +207,29 @@ TEST_CASE("time_gpu times every repetition and prepares each run") {
   REQUIRE(t.min_ms > 0);
   REQUIRE(t.min_ms <= t.median_ms);
   REQUIRE(t.median_ms <= t.max_ms);
+}
+
+TEST_CASE("time_gpu_interleaved runs every way once a repetition, each from the next way, and times each apart") {
+  course::Stream stream;
+  course::TimingOptions options;
+  options.warmup = 1;
+  options.reps = 3;
+  options.flush_l2 = false;
+  std::string order;
+  const long long short_cycles = cycles_for_ms(0.2), long_cycles = cycles_for_ms(2.0);
+  std::vector<std::function<void(cudaStream_t)>> ways = {
+      [&](cudaStream_t s) { order += 'a'; spin<<<1, 1, 0, s>>>(short_cycles); CUDA_CHECK_LAUNCH(); },
+      [&](cudaStream_t s) { order += 'b'; spin<<<1, 1, 0, s>>>(long_cycles); CUDA_CHECK_LAUNCH(); },
+      [&](cudaStream_t s) { order += 'c'; spin<<<1, 1, 0, s>>>(short_cycles); CUDA_CHECK_LAUNCH(); }};
+  const auto t = course::time_gpu_interleaved(ways, options, stream.get(),
+                                              [&](std::size_t w, cudaStream_t) { order += static_cast<char>('A' + w); });
+  // The warm-up in order, then repetition r from way r mod 3, each way prepared just before it runs.
+  REQUIRE(order == "AaBbCc" "AaBbCc" "BbCcAa" "CcAaBb");
+  REQUIRE(t.size() == 3);
+  for (const course::TimingStats& way : t) REQUIRE(way.reps == 3);
+  REQUIRE(t[1].min_ms >= 1.8);
+  REQUIRE(t[0].median_ms < 1.0);
+  REQUIRE(t[2].median_ms < 1.0);
 }
 
 TEST_CASE("time_gpu measures the kernel in milliseconds") {

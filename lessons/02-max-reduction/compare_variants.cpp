@@ -32,7 +32,6 @@ int compare_variants(int argc, char** argv, const std::string& program, const st
     const float expected = reference_max(values.data(), n);
 
     course::DeviceBuffer<float> input(n, "input array");
-    course::DeviceBuffer<float> result(1, "result");
     input.upload(values);
     const std::vector<Variant> variants = make_variants(n, device);
     course::Stream stream;
@@ -43,12 +42,23 @@ int compare_variants(int argc, char** argv, const std::string& program, const st
     course::TextTable table({"variant", "blocks", "time ms", "GB/s", "% of read bandwidth", "vs previous", "vs first"});
     double first_ms = 0, previous_ms = 0;
     bool all_pass = true;
-    for (const Variant& v : variants) {
-      const course::TimingStats t = course::time_gpu([&](cudaStream_t s) { v.run(input.data(), n, result.data(), s); },
-                                                     timing, stream.get(), [&](cudaStream_t s) { result.poison(s); });
-      stream.synchronize();
+    // Interleaved: each repetition runs every variant once, so that none is timed alone in a stretch of
+    // the run where the GPU's clocks happened to be lower.
+    // Each variant its own result, poisoned before each of its runs: what its last timed run left is
+    // what is checked.
+    std::vector<course::DeviceBuffer<float>> results;
+    std::vector<std::function<void(cudaStream_t)>> runs;
+    for (std::size_t i = 0; i < variants.size(); ++i) results.emplace_back(1, "a variant's result");
+    for (std::size_t i = 0; i < variants.size(); ++i)
+      runs.push_back([&, i](cudaStream_t s) { variants[i].run(input.data(), n, results[i].data(), s); });
+    const std::vector<course::TimingStats> times =
+        course::time_gpu_interleaved(runs, timing, stream.get(), [&](std::size_t i, cudaStream_t s) { results[i].poison(s); });
+    stream.synchronize();
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const Variant& v = variants[i];
+      const course::TimingStats& t = times[i];
       float got = 0;
-      result.download(&got, 1);
+      results[i].download(&got, 1);
       const bool pass = got == expected;  // a maximum involves no rounding
       all_pass = all_pass && pass;
       const double rate = n * sizeof(float) / (t.median_ms * 1e-3) / 1e9;

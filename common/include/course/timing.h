@@ -59,6 +59,18 @@ class L2Eviction {
 TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingOptions& options,
                      cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each = {});
 
+/// Times several ways of doing one job, each as time_gpu() times one, but interleaved: repetition r
+/// runs every way once, starting from way r mod count, so that the GPU's clocks and temperature drift
+/// over the run touch every way alike and no way's place in the program decides its time.
+/// @param runs        the ways; each enqueues its work into the stream it is given
+/// @param options     warm-up (of each way), repetitions (of each way), L2 flushing
+/// @param stream      stream the work goes into
+/// @param before_each untimed preparation of way i, enqueued before each of its runs; may be empty
+/// @return one summary per way, in the order of @p runs
+std::vector<TimingStats> time_gpu_interleaved(const std::vector<std::function<void(cudaStream_t)>>& runs,
+                                              const TimingOptions& options, cudaStream_t stream,
+                                              const std::function<void(std::size_t, cudaStream_t)>& before_each = {});
+
 /// Times @p run across several GPUs, one stream each (@p streams[g] made on @p devices[g]). Before each
 /// repetition every GPU's L2 cache is overwritten and every GPU waits at a gate (a flag in host memory)
 /// while the host queues the whole repetition, for up to 2 ms; the host then opens the gate and every
