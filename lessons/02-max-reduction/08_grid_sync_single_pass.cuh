@@ -19,6 +19,11 @@ namespace max_reduction {
 static __global__ void grid_synchronized_max(const float* values, std::size_t n, float* block_maxima, float* result) {
   const float best = block_max(thread_max_vectorized(values, n));
   if (threadIdx.x == 0) block_maxima[blockIdx.x] = best;
+  // A barrier with memory ordering at GPU scope: every block's store to block_maxima before it is
+  // visible to every thread after it, so block 0 needs no __threadfence() (the last-block finish of
+  // step08_finishes_compared.cu does). In cooperative_groups/details/sync.h: a block barrier, one
+  // thread's atomic add with release semantics at .gpu scope, acquire loads at .gpu scope until every
+  // block has arrived, a block barrier.
   cooperative_groups::this_grid().sync();  // every block's maximum is now in block_maxima
   if (blockIdx.x != 0) return;
   float partial = kLowest;

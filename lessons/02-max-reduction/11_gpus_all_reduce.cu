@@ -14,7 +14,9 @@
 // short, so the all-reduce soon weighs as much as the work (--scaling prints the table of 1, 2, 4, ...
 // GPUs with the all-reduce timed alone: the README's table). One process drives every GPU, as in
 // lesson 05's step 12: the device set before each GPU's calls, a stream and an NCCL communicator per
-// GPU (ncclCommInitAll), the all-reduce's calls grouped so that one thread can start them all.
+// GPU (ncclCommInitAll), the all-reduce's calls grouped (see all_reduce() below). ncclCommInitAll
+// makes the communicators of one process's GPUs, so the step runs on one machine; lesson 05's step 13
+// runs a process per GPU, which can reach past it.
 //
 // Launch: --gpus K (default: every GPU); each GPU's launch is step 08's for its share.
 #include <cuda_runtime.h>
@@ -101,7 +103,11 @@ class Gpus {
     all_reduce();
   }
 
-  // The largest of the GPUs' maxima, on every GPU: one float, one call per GPU, grouped.
+  // The largest of the GPUs' maxima, on every GPU: one float, one call per GPU, grouped. One thread
+  // makes all K calls, and a collective call may block until every rank has joined: without the group,
+  // the call for GPU 0 could wait for GPU 1's, which this thread would never reach. Between
+  // ncclGroupStart and ncclGroupEnd NCCL treats the K calls as one call to many GPUs: they return
+  // without waiting, and ncclGroupEnd enqueues the collective on every GPU's stream.
   void all_reduce() {
 #ifdef COURSE_HAVE_NCCL
     if (comms_->empty()) return;  // one GPU: its maximum is the answer
