@@ -2,14 +2,16 @@
 //
 // What changed: within a round k every row i is independent: d[i][j] depends on d[i][k] and d[k][j],
 // and neither row k nor column k changes during round k (d[k][k] = 0). So `#pragma omp parallel for`
-// hands the rows to the CPU's cores, and `#pragma omp simd` lets each core relax several j at once
-// with vector instructions (GCC at -O3 vectorizes step 01's loop as well; here it is asked outright).
-// The rounds stay in order: each parallel loop ends before the next k.
+// hands the rows to the CPU's cores, and `#pragma omp simd` asks each core to relax several j at once
+// with vector instructions. GCC 12 at -O3 does not: std::min, which takes its arguments by reference,
+// leaves a branch in the loop under omp simd ("not vectorized: control flow in loop"), so it runs one
+// j at a time and stores only where the path through k is shorter (nor does step 01's loop run as
+// vector code; see its header). The rounds stay in order: each parallel loop ends before the next k.
 //
 // Why it is faster: every core (16 threads in the tables' runs) works on its rows. On one thread
 // (--cpu-threads 1, in the table "step 02 on every core and on one thread") the step keeps what
-// `omp simd` and reading d[i][k] once per row (as step 06 does on the GPU) are worth together; the
-// README gives both factors from that table.
+// reading d[i][k] once per row (as step 06 does on the GPU) and the conditional store are worth
+// together; the README gives both factors from that table.
 //
 // It is the fair CPU baseline: the ladder shows every GPU step's speed-up over it as well as over
 // step 01.

@@ -28,7 +28,9 @@
 // distances are left as every other step leaves them.
 //
 // The host side is lesson 05 step 12's: one process drives every GPU, the device set before each
-// GPU's calls, one NCCL communicator per GPU (ncclCommInitAll), the broadcast's calls grouped.
+// GPU's calls, one NCCL communicator per GPU (ncclCommInitAll), the broadcast's calls grouped (see
+// broadcast() below). ncclCommInitAll makes the communicators of one process's GPUs, so the step runs
+// on one machine; lesson 05's step 13 runs a process per GPU, which can reach past it.
 //
 // Launch: --gpus K (default: every GPU); rounds of --tile, or of 128 once a GPU's share of phase 3
 // fills three waves of tiles of 128 (step 08's rule, applied to a band); steps 10 and 11's kernels.
@@ -277,7 +279,17 @@ class Gpus {
   }
 
   // Tile row kb, from the GPU that holds it to the same place on every other GPU: one call per GPU,
-  // grouped, on each GPU's look-ahead stream or its main one.
+  // grouped, on each GPU's look-ahead stream or its main one. One thread makes all K calls, and a
+  // collective call may block until every rank has joined: without the group, the call for the first
+  // GPU could wait for the others', which this thread would never reach. Between ncclGroupStart and
+  // ncclGroupEnd NCCL treats the K calls as one call to many GPUs, enqueued by ncclGroupEnd.
+  //
+  // On the look-ahead stream, a receiver's copy of tile row kb is overwritten while its phase 3 of
+  // round kb - 1 still runs on the main stream. That is safe: the receiver holds no tile of row kb in
+  // its band, so that phase 3 writes none of it (it writes only its band's tile rows), and reads none
+  // of it (it reads tile row kb - 1 and its band's tiles of column kb - 1). Nothing else reads the
+  // row before round kb, whose first kernel waits for the `received` event recorded after the
+  // broadcast.
   void broadcast(int kb, bool on_ahead) {
 #ifdef COURSE_HAVE_NCCL
     if (comms_->empty()) return;  // one GPU: nothing to send
