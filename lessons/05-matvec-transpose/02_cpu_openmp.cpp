@@ -3,13 +3,16 @@
 // What changed: B = A v hands the rows to the cores (`#pragma omp parallel for`), each row's dot
 // product in vector lanes (`simd reduction`). C = A^T B hands each core a band of columns instead:
 // for every row i it adds B_i times its part of row i, so each C_j is summed by one core and no two
-// cores write the same element. Both products still read A in memory order.
+// cores write the same element. A v still reads A in memory order; A^T B reads each band 2 KB of a
+// row at a time, row after row.
 //
 // Why it is faster: step 01 reads the 2 GiB that two passes over A take with one core. Here every core
 // reads its share. The README's table "step 02 on every core and on one thread" tells the two ideas
-// apart: on one thread (--cpu-threads 1) the step gains little over step 01 (GCC at -O3 already
-// vectorizes much of step 01's inner loops); every core brings nearly all of the gain. CPU times vary
-// from run to run: compare them within one table.
+// apart: on one thread (--cpu-threads 1) the step gains little over step 01, whose A^T B loop GCC
+// at -O3 vectorizes too; step 01's A v sum it only multiplies four at a time, adding the products in
+// order, since a float sum in another order may round differently (here `simd reduction` allows it).
+// Every core brings nearly all of the gain. CPU times vary from run to run: compare them within one
+// table.
 //
 // It is the fair CPU baseline: the ladder shows every GPU step's speed-up over it as well as over
 // step 01.

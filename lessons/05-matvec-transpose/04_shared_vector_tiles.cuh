@@ -19,7 +19,9 @@ namespace matvec {
 // share out the parts: warp w adds parts w, w + 8, w + 16, ... Each thread then waits for a chain of
 // parts / 8 loads instead of all of them (the fused step has a few hundred parts, and the chain, not
 // the bytes, is what takes the time). The 8 sums of each x meet in shared memory, always in the same
-// order, so the result does not change from run to run.
+// order, so this kernel adds its inputs in one fixed order: the same partials give the same sums, bit
+// for bit (float addition in another order could round differently). Partials that change from run to
+// run, as step 07's warp layout writes them, still change the sums.
 constexpr int kSumThreads = 256;
 static __global__ void __launch_bounds__(kSumThreads)
     sum_partials(const float* partial, int parts, std::size_t length, float* out) {

@@ -6,7 +6,9 @@
 // elements and its share of C. The warp's shuffles give B_i to every lane, so B_i is applied at once:
 // no barrier. Warp w takes rows w, w + warps, ..., with the next row's loads in flight while it works
 // on the current one. Each block adds its warps' shares in shared memory and writes one partial C;
-// sum_partials adds the blocks' partials.
+// sum_partials adds the blocks' partials. The warps' shares meet by atomicAdd, in whatever order the
+// warps arrive, and float addition in another order can round differently: the last bits of C may
+// change from run to run in this layout (the block, group and wide layouts add in a fixed order).
 #pragma once
 
 #include "05_coalesced_warps.cuh"

@@ -8,7 +8,8 @@
 // they computed.
 //
 // Why it is faster: each GPU reads only its band of A, at its own memory's bandwidth, while the
-// all-reduce moves N floats per GPU (64 KB at the default size), over NVLink where the GPUs have it.
+// all-reduce's buffer is N floats per GPU (C, 64 KB at the default size), carried over NVLink where
+// the GPUs have it.
 //
 // What it costs: the all-reduce, whose time does not shrink as GPUs are added, so it is what stops the
 // scaling once the bands get small; --scaling prints the table of 1, 2, 4, ... GPUs with the
@@ -17,8 +18,11 @@
 //
 // The host side is on this page: one process drives every GPU, setting the device before each GPU's
 // calls, with one NCCL communicator per GPU made by ncclCommInitAll; each GPU's work goes into its own
-// stream, and the all-reduce's calls, one per GPU, are grouped (ncclGroupStart/End) so that one thread
-// can start them all. One GPU needs no all-reduce: its C is the whole C.
+// stream, and the all-reduce's calls, one per GPU, are grouped (ncclGroupStart/End): each call may
+// block until every rank has joined the collective, so one thread making them one after another
+// could wait in the first for calls it has not made yet; grouped, they are one operation. One GPU
+// needs no all-reduce: its C is the whole C. ncclCommInitAll makes the communicators of one
+// process's GPUs, so this step stays on one machine (step 13: a process per GPU).
 //
 // Launch: --gpus K (default: every GPU); each GPU's launch is step 10's for its band.
 #include <cuda_runtime.h>
