@@ -5,15 +5,19 @@
 // (SPMD: single program, multiple data): process r of K learns r and K from its launcher, takes GPU
 // r of its machine and band r of A's rows, runs step 10's single pass on it, and joins one NCCL
 // all-reduce of C with the others. To make their communicator, the processes must share NCCL's
-// unique id: rank 0 makes it and writes it to a file that every process sees; the others wait for it
-// (course::shared_nccl_id), and each calls ncclCommInitRank with its own rank.
+// unique id: rank 0 makes it and writes it to a file that every process sees, stamped with this
+// launch; the others wait until the file holds their own launch's id, never taking one that an
+// earlier run left there (course::shared_nccl_id), and each calls ncclCommInitRank with its own rank.
+// That returns once every rank has joined, so every rank has read the id: rank 0 then removes the file.
 //
 // Started by hand, the program is its own launcher: it starts one copy of itself per GPU (--gpus K,
-// every GPU by default) with COURSE_RANK, COURSE_RANKS and a folder they share for the id, waits for
-// them, and ends as they do (course::start_ranks). Under Slurm, srun starts the copies, on one or
-// several machines, and sets SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID in each task of its step
-// (a batch script's own shell has the first two as well, but no step: run there by hand, the program
-// is its own launcher); --nccl-id names the file for the id, on a file system every machine sees:
+// every GPU by default) with COURSE_RANK, COURSE_RANKS, a folder they share for the id and a stamp
+// of this launch, waits for them, and ends as they do (course::start_ranks). Under Slurm, srun starts
+// the copies, on one or several machines, and sets SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID in
+// each task of its step (a batch script's own shell has the first two as well, but no step: run there
+// by hand, the program is its own launcher); the stamp is Slurm's job and step, the same in every task
+// of one srun and another for the job's next srun. --nccl-id names the file for the id, on a file
+// system every machine sees:
 //
 //   srun --nodes 2 --ntasks-per-node 4 --gpus-per-node 4 build/bin/lesson05_13_process_per_gpu \
 //        --nccl-id $HOME/nccl-id.$SLURM_JOB_ID
@@ -29,6 +33,7 @@
 // Launch: --gpus K processes (default: every GPU); each GPU's launch is step 10's for its band.
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -65,8 +70,9 @@ int run_rank(const course::Rank& me, matvec::Request& request) {
 #ifdef COURSE_HAVE_NCCL
   ncclComm_t comm = nullptr;
   if (ranks > 1) {
-    const ncclUniqueId id = course::shared_nccl_id(me.rank, file);
+    const ncclUniqueId id = course::shared_nccl_id(me, file);
     NCCL_CHECK(ncclCommInitRank(&comm, me.ranks, id, me.rank));
+    if (me.rank == 0) std::remove(file.c_str());  // every rank has read it: leave nothing for a later run
   }
 #endif
   const auto run = [&](cudaStream_t stream) {

@@ -210,7 +210,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.options & kProcessesOption) {
     cli.add_integer("gpus", 0, "processes to start, one per GPU (default: every GPU of the machine)", 1, 4096);
     cli.add_text("nccl-id", "", "under Slurm's srun: a file every task sees, where rank 0 hands NCCL's id to the "
-                                "others (one per run)", "FILE");
+                                "others of its srun (and removes it once they have read it)", "FILE");
   }
   if (step.options & kGpusOption) {
     cli.add_integer("gpus", 0, "GPUs to share A's rows (default: every GPU of the machine)", 1, 4096);

@@ -69,37 +69,31 @@ class Communicators {
 
 }  // namespace course
 
-#include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <thread>
+#include <algorithm>
+
+#include "course/ranks.h"
 
 namespace course {
 
-/// NCCL's unique id for a run of several processes, handed from rank 0 to the others through @p file,
-/// which every process must see (a shared file system across machines): rank 0 makes the id and
-/// writes it under another name, then renames it, so that no process reads half of it; the others
-/// wait for the file, up to @p timeout_s seconds (then one line), and read it.
-inline ncclUniqueId shared_nccl_id(int rank, const std::string& file, double timeout_s = 120) {
+/// NCCL's unique id for a run of several processes, handed from rank 0 to the others of the same launch
+/// through @p file, which every process must see (a shared file system across machines): rank 0 makes
+/// the id and writes it with its launch's stamp (course::hand_over); the others wait, up to @p timeout_s
+/// seconds (then one line), for the file to hold their own launch's id, never an earlier run's left
+/// behind (course::take_handover). Rank 0 may remove the file once its communicator is made: by then
+/// every rank has read it.
+inline ncclUniqueId shared_nccl_id(const Rank& me, const std::string& file, double timeout_s = 120) {
   ncclUniqueId id{};
-  if (rank == 0) {
+  if (me.rank == 0) {
     NCCL_CHECK(ncclGetUniqueId(&id));
-    const std::string part = file + ".part";
-    std::ofstream(part, std::ios::binary).write(id.internal, sizeof id.internal);
-    if (std::rename(part.c_str(), file.c_str()) != 0)
-      throw UsageError("cannot write NCCL's id to " + file + " (is its folder there and writable?)");
+    hand_over(file, me.stamp, std::string(id.internal, sizeof id.internal));
     return id;
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  for (;;) {
-    std::ifstream in(file, std::ios::binary);
-    if (in.read(id.internal, sizeof id.internal)) return id;
-    if (std::chrono::steady_clock::now() > deadline)
-      throw UsageError("rank " + std::to_string(rank) + ": no NCCL id in " + file + " after " +
-                       std::to_string(static_cast<int>(timeout_s)) + " s (did rank 0 start, and does every process see "
-                       "that file?)");
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const std::string taken = take_handover(me.rank, file, me.stamp, "NCCL id", timeout_s);
+  if (taken.size() != sizeof id.internal)
+    throw UsageError(file + " holds " + std::to_string(taken.size()) + " bytes where NCCL's id has " +
+                     std::to_string(sizeof id.internal));
+  std::copy(taken.begin(), taken.end(), id.internal);
+  return id;
 }
 
 }  // namespace course
