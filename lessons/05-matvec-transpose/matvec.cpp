@@ -92,7 +92,40 @@ course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& sc
 }
 
 course::Tolerance tolerance(const Problem& p, const std::vector<double>& expected) {
-  return sum_tolerance(p.rows + p.columns, expected);
+  // Where the terms cancel, C is small but its rounding is not: rounding grows with the terms, not
+  // with their sum. So each C_j's scale is also the root of the sum of its terms' squares, taken
+  // along the whole path (A_ij B_i, and B_i's own terms A_ik v_k): s_j^2 = sum_i A_ij^2 (B_i^2 +
+  // sum_k A_ik^2 v_k^2). Where nothing cancels, max |C_j| is the larger, and the rule is as before.
+  const std::size_t m = p.rows, n = p.columns;
+  std::vector<double> row_weight(m);  // B_i^2 + sum_k (A_ik v_k)^2
+  const long long rows = static_cast<long long>(m);
+#pragma omp parallel for schedule(static)
+  for (long long r = 0; r < rows; ++r) {
+    const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
+    double sum = 0, squares = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const double term = static_cast<double>(row[k]) * p.v[k];
+      sum += term;
+      squares += term * term;
+    }
+    row_weight[static_cast<std::size_t>(r)] = sum * sum + squares;
+  }
+  std::vector<double> squares(n, 0.0);
+#pragma omp parallel
+  {
+    std::vector<double> mine(n, 0.0);
+#pragma omp for schedule(static)
+    for (long long r = 0; r < rows; ++r) {
+      const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
+      const double w = row_weight[static_cast<std::size_t>(r)];
+      for (std::size_t j = 0; j < n; ++j) mine[j] += static_cast<double>(row[j]) * row[j] * w;
+    }
+#pragma omp critical
+    for (std::size_t j = 0; j < n; ++j) squares[j] += mine[j];
+  }
+  std::vector<double> scales = expected;
+  for (std::size_t j = 0; j < n; ++j) scales.push_back(std::sqrt(squares[j]));
+  return sum_tolerance(m + n, scales);
 }
 
 namespace {

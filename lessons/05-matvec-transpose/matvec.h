@@ -52,10 +52,12 @@ Problem read_problem(const std::string& path);
 std::vector<double> reference(const Problem& p);
 
 /// The tolerance for a float result against the double reference: per element,
-/// 4 * 2^-24 * sqrt(M + N) * max_j |C_j|. Rounding errors of long sums of independent terms grow like
-/// the square root of their number (M + N terms lie on the way from A and v to each C_j), and a
-/// factor of 4 leaves room for the summation orders of different steps. A lost row or column
-/// (one term of size ~|A||B|) is far larger than this and fails.
+/// 4 * 2^-24 * sqrt(M + N) * max_j max(|C_j|, s_j), where s_j^2 = sum_i A_ij^2 (B_i^2 + sum_k
+/// (A_ik v_k)^2) is the size of C_j's terms along its whole path. Rounding errors of long sums of
+/// independent terms grow like the square root of their number (M + N terms lie on the way from A
+/// and v to each C_j) times the terms' size, which s_j stands for where the terms cancel and |C_j|
+/// does not; a factor of 4 leaves room for the summation orders of different steps. A lost row or
+/// column (one term of size ~|A||B|) is far larger than this and fails.
 course::Tolerance tolerance(const Problem& p, const std::vector<double>& expected);
 
 /// The same rule for any float result made of sums along a path of `terms` terms:

@@ -95,3 +95,21 @@ TEST_CASE("the tolerance passes float rounding and fails a lost row") {
   for (std::size_t j = 0; j < p.columns; ++j) c[j] -= p.a[(p.rows - 1) * p.columns + j] * b[p.rows - 1];
   REQUIRE_FALSE(course::compare_close(c.data(), expected.data(), p.columns, t).pass);
 }
+
+TEST_CASE("the tolerance holds where A v's terms cancel, as float rounding meets it") {
+  // One row whose product with v cancels: in float, 1 + 1e8 is 1e8, and B comes out 0, not 1.
+  matvec::Problem p;
+  p.rows = 1;
+  p.columns = 3;
+  p.a = {1, 1, 1};
+  p.v = {1, 1e8f, -1e8f};
+  const std::vector<double> expected = matvec::reference(p);
+  REQUIRE(expected == std::vector<double>{1, 1, 1});
+  float b = 0;
+  for (std::size_t k = 0; k < 3; ++k) b += p.a[k] * p.v[k];
+  REQUIRE(b == 0.0f);
+  const std::vector<float> c = {b, b, b};
+  REQUIRE(course::compare_close(c.data(), expected.data(), p.columns, matvec::tolerance(p, expected)).pass);
+  // Scaled by |C| alone, the same rounding would fail (the rule before the terms' size).
+  REQUIRE_FALSE(course::compare_close(c.data(), expected.data(), p.columns, matvec::sum_tolerance(4, expected)).pass);
+}
