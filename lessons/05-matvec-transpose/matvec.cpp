@@ -56,9 +56,35 @@ Problem read_problem(const std::string& path) {
   return p;
 }
 
+namespace {
+
+// sum_i f(A_ij) w_i for every column j, row by row (A is read in order); each thread sums a band of
+// rows into its own copy. C = A^T B with f the identity; the tolerance's s_j^2 with f squaring.
+template <class OfA>
+std::vector<double> column_sums(const Problem& p, const std::vector<double>& w, OfA f) {
+  const std::size_t n = p.columns;
+  const long long rows = static_cast<long long>(p.rows);
+  std::vector<double> sums(n, 0.0);
+#pragma omp parallel
+  {
+    std::vector<double> mine(n, 0.0);
+#pragma omp for schedule(static)
+    for (long long r = 0; r < rows; ++r) {
+      const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
+      const double w_r = w[static_cast<std::size_t>(r)];
+      for (std::size_t j = 0; j < n; ++j) mine[j] += f(static_cast<double>(row[j])) * w_r;
+    }
+#pragma omp critical
+    for (std::size_t j = 0; j < n; ++j) sums[j] += mine[j];
+  }
+  return sums;
+}
+
+}  // namespace
+
 std::vector<double> reference(const Problem& p) {
   const std::size_t m = p.rows, n = p.columns;
-  std::vector<double> b(m), c(n, 0.0);
+  std::vector<double> b(m);
   const long long rows = static_cast<long long>(m);
 #pragma omp parallel for schedule(static)
   for (long long r = 0; r < rows; ++r) {
@@ -67,20 +93,7 @@ std::vector<double> reference(const Problem& p) {
     for (std::size_t j = 0; j < n; ++j) sum += static_cast<double>(row[j]) * p.v[j];
     b[static_cast<std::size_t>(r)] = sum;
   }
-  // C = A^T B, row by row (A is read in order); each thread sums a band of rows into its own C.
-#pragma omp parallel
-  {
-    std::vector<double> mine(n, 0.0);
-#pragma omp for schedule(static)
-    for (long long r = 0; r < rows; ++r) {
-      const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
-      const double b_r = b[static_cast<std::size_t>(r)];
-      for (std::size_t j = 0; j < n; ++j) mine[j] += row[j] * b_r;
-    }
-#pragma omp critical
-    for (std::size_t j = 0; j < n; ++j) c[j] += mine[j];
-  }
-  return c;
+  return column_sums(p, b, [](double a) { return a; });  // C = A^T B
 }
 
 course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& scales) {
@@ -110,19 +123,7 @@ course::Tolerance tolerance(const Problem& p, const std::vector<double>& expecte
     }
     row_weight[static_cast<std::size_t>(r)] = sum * sum + squares;
   }
-  std::vector<double> squares(n, 0.0);
-#pragma omp parallel
-  {
-    std::vector<double> mine(n, 0.0);
-#pragma omp for schedule(static)
-    for (long long r = 0; r < rows; ++r) {
-      const float* row = p.a.data() + static_cast<std::size_t>(r) * n;
-      const double w = row_weight[static_cast<std::size_t>(r)];
-      for (std::size_t j = 0; j < n; ++j) mine[j] += static_cast<double>(row[j]) * row[j] * w;
-    }
-#pragma omp critical
-    for (std::size_t j = 0; j < n; ++j) squares[j] += mine[j];
-  }
+  const std::vector<double> squares = column_sums(p, row_weight, [](double a) { return a * a; });
   std::vector<double> scales = expected;
   for (std::size_t j = 0; j < n; ++j) scales.push_back(std::sqrt(squares[j]));
   return sum_tolerance(m + n, scales);
