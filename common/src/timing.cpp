@@ -53,26 +53,9 @@ void L2Eviction::evict(cudaStream_t stream) {
 
 TimingStats time_gpu(const std::function<void(cudaStream_t)>& run, const TimingOptions& options,
                      cudaStream_t stream, const std::function<void(cudaStream_t)>& before_each) {
-  require_reps(options);
-  L2Eviction flusher(options.flush_l2);
-  for (int i = 0; i < options.warmup; ++i) {
-    if (before_each) before_each(stream);
-    run(stream);
-  }
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  Event start, stop;
-  std::vector<double> samples;
-  samples.reserve(options.reps);
-  for (int i = 0; i < options.reps; ++i) {
-    if (before_each) before_each(stream);
-    flusher.evict(stream);
-    start.record(stream);
-    run(stream);
-    stop.record(stream);
-    samples.push_back(stop.elapsed_ms_since(start));
-  }
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  return TimingStats::from_samples(samples);
+  std::function<void(std::size_t, cudaStream_t)> prepare;
+  if (before_each) prepare = [&](std::size_t, cudaStream_t s) { before_each(s); };
+  return time_gpu_interleaved({run}, options, stream, prepare).front();
 }
 
 std::vector<TimingStats> time_gpu_interleaved(const std::vector<std::function<void(cudaStream_t)>>& runs,
