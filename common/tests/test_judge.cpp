@@ -51,7 +51,25 @@ std::string run_sum(const judge::Options& options, const std::vector<std::int32_
 
 }  // namespace
 
+namespace {
+struct Sample {
+  std::uint32_t count = 0;
+  std::vector<float> values;
+  bool operator==(const Sample& o) const { return count == o.count && values == o.values; }
+};
+}  // namespace
+template <>
+struct course::wire::Fields<Sample> : FieldsAre<&Sample::count, &Sample::values> {};
+
 TEST_CASE("wire: values, vectors and structs travel whole, and every byte is read") {
+  const Sample sample{3, {0.5f, -2.0f}};
+  CHECK(wire::decode<Sample>(wire::encode(sample)) == sample);
+  // A struct is its fields, in the order FieldsAre names them.
+  std::vector<unsigned char> by_fields = wire::encode(sample.count);
+  const std::vector<unsigned char> values = wire::encode(sample.values);
+  by_fields.insert(by_fields.end(), values.begin(), values.end());
+  CHECK(wire::encode(sample) == by_fields);
+
   const std::vector<std::vector<std::int32_t>> nested{{1, 2, 3}, {}, {-7}};
   CHECK(wire::decode<std::vector<std::vector<std::int32_t>>>(wire::encode(nested)) == nested);
   CHECK(wire::decode<std::uint64_t>(wire::encode(std::uint64_t{42})) == 42);

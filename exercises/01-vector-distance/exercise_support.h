@@ -194,14 +194,10 @@ struct NearestNeighbourExercise : Distances<std::int32_t> {
 
 namespace course::wire {
 template <class T>
-struct Fields<distance::Problem<T>> {
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.m);
-    f(s.k);
-    f(s.n);
-    f(s.a);
-    f(s.b);
-  }
-};
+struct Fields<distance::Problem<T>>
+    : FieldsAre<&distance::Problem<T>::m,
+                &distance::Problem<T>::k,
+                &distance::Problem<T>::n,
+                &distance::Problem<T>::a,
+                &distance::Problem<T>::b> {};
 }  // namespace course::wire

@@ -105,11 +105,5 @@ struct MinMaxExercise : OnePass<MinMax, min_max_scratch_bytes, min_max> {
 
 namespace course::wire {
 template <>
-struct Fields<exercise02::Array> {
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.values);
-    f(s.offset);
-  }
-};
+struct Fields<exercise02::Array> : FieldsAre<&exercise02::Array::values, &exercise02::Array::offset> {};
 }  // namespace course::wire

@@ -200,11 +200,7 @@ struct SegmentSumsExercise : OverElements {
 
 namespace course::wire {
 template <>
-struct Fields<segscan::Problem<float>> {
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.values);
-    f(s.flags);
-  }
-};
+struct Fields<segscan::Problem<float>>
+    : FieldsAre<&segscan::Problem<float>::values,
+                &segscan::Problem<float>::flags> {};
 }  // namespace course::wire

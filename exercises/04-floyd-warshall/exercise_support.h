@@ -194,21 +194,11 @@ struct ClosureExercise : AllPairs<std::uint8_t> {
 
 namespace course::wire {
 template <>
-struct Fields<exercise04::PathsCall::Input> {
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.next);
-    f(s.n);
-    f(s.from);
-    f(s.to);
-  }
-};
+struct Fields<exercise04::PathsCall::Input>
+    : FieldsAre<&exercise04::PathsCall::Input::next,
+                &exercise04::PathsCall::Input::n,
+                &exercise04::PathsCall::Input::from,
+                &exercise04::PathsCall::Input::to> {};
 template <class T>
-struct Fields<exercise04::Matrix<T>> {
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.entries);
-    f(s.n);
-  }
-};
+struct Fields<exercise04::Matrix<T>> : FieldsAre<&exercise04::Matrix<T>::entries, &exercise04::Matrix<T>::n> {};
 }  // namespace course::wire

@@ -123,13 +123,9 @@ struct TimesVector2dExercise : MatrixTimesVector<false, no_scratch, times_vector
 
 namespace course::wire {
 template <>
-struct Fields<matvec::Problem> {
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.rows);
-    f(s.columns);
-    f(s.a);
-    f(s.v);
-  }
-};
+struct Fields<matvec::Problem>
+    : FieldsAre<&matvec::Problem::rows,
+                &matvec::Problem::columns,
+                &matvec::Problem::a,
+                &matvec::Problem::v> {};
 }  // namespace course::wire

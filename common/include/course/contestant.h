@@ -54,24 +54,12 @@ struct TimedRuns {
 namespace course::wire {
 /// A Time request on the wire: its key, then its order.
 template <>
-struct Fields<contestant::TimeRequest> {
-  /// Calls @p f on each field of @p s, in order.
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.key);
-    f(s.order);
-  }
-};
+struct Fields<contestant::TimeRequest> : FieldsAre<&contestant::TimeRequest::key, &contestant::TimeRequest::order> {};
 /// A Done message on the wire: the times, then the hashes.
 template <>
-struct Fields<contestant::TimedRuns> {
-  /// Calls @p f on each field of @p s, in order.
-  template <class Self, class F>
-  static void each(Self& s, F&& f) {
-    f(s.milliseconds);
-    f(s.hashes);
-  }
-};
+struct Fields<contestant::TimedRuns>
+    : FieldsAre<&contestant::TimedRuns::milliseconds,
+                &contestant::TimedRuns::hashes> {};
 }  // namespace course::wire
 
 namespace course::contestant {

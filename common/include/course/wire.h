@@ -114,9 +114,20 @@ class Reader {
 
 /// The fields of a struct, in order, for the wire: specialise it with
 ///     template <class Self, class F> static void each(Self& s, F&& f) { f(s.first); f(s.second); }
-/// (Self is the struct, const or not).
+/// (Self is the struct, const or not), or, for plain members, derive it from FieldsAre:
+///     template <> struct Fields<Pair> : FieldsAre<&Pair::first, &Pair::second> {};
 template <class T, class = void>
 struct Fields;
+
+/// Fields made of the members @p Members, in their order.
+template <auto... Members>
+struct FieldsAre {
+  /// Calls @p f on each member of @p s, in order.
+  template <class Self, class F>
+  static void each(Self& s, F&& f) {
+    (f(s.*Members), ...);
+  }
+};
 
 template <class T>
 struct IsVector : std::false_type {};
