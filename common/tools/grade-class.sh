@@ -47,6 +47,13 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'course: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
+# without_folders FOLDER...: the standard input with each FOLDER/ taken out, so that what a student
+# reads names no folder of this machine.
+without_folders() {
+  local edits=() folder
+  for folder in "$@"; do edits+=(-e "s|$folder/||g"); done
+  sed "${edits[@]}"
+}
 
 usage="usage: ./course grade-class NN NAME SUBMISSIONS [--out DIR] [--only STUDENT...] [--no-sanitize] [--jobs N] [--time-limit S] [--timed-runs N] [--compile-time-limit S] [--assignment TITLE] [--points-possible P] [--slurm [--partition P] [--gpus-per-task G] [--time T] [--throttle K] [--dry-run]]"
 [ $# -ge 3 ] || die "$usage"
@@ -321,7 +328,7 @@ for student in "${students[@]}"; do
     build_of[$student]="compile error"
   fi
   # Without this machine's folders: the course's, the class's.
-  reason_of[$student]=$(sed -e "s|$class_source/||g" -e "s|$out/||g" -e "s|$root/||g" <<<"${reason_of[$student]:-}")
+  reason_of[$student]=$(without_folders "$class_source" "$out" "$root" <<<"${reason_of[$student]:-}")
 done
 
 # --- with --slurm: the class is graded by the cluster's jobs -----------------------------------------
@@ -469,7 +476,7 @@ judge_run() {
 # The first lines a run printed, printable characters only, without this machine's paths.
 printed_lines() {
   head -c 100000 "$printed" 2>/dev/null |
-    sed -e "s|$class_source/||g" -e "s|$out/||g" -e "s|$submissions/||g" -e "s|$root/||g" | tr -cd '\11\12\40-\176'
+    without_folders "$class_source" "$out" "$submissions" "$root" | tr -cd '\11\12\40-\176'
 }
 # under_sanitizer TOOL: the words before a contestant run under compute-sanitizer's TOOL (exit code 99
 # for a finding, which the judge reads), in $sanitizer_words.
@@ -586,7 +593,7 @@ for student in "${graded[@]}"; do
         [ "${build_of[$student]}" = "compile error" ] || log=$builds/logs/$k.link.log
         first=$(grep -m 8 -iE "error" "$log")
         first=${first//"$builds/src/$k/$name.cu"/"$shown"}  # the student's own name for the file
-        first=$(sed -e "s|$class_source/||g" -e "s|$tree/||g" -e "s|$root/||g" <<<"$first")
+        first=$(without_folders "$class_source" "$tree" "$root" <<<"$first")
         why=$(head -1 <<<"$first")
         # A compiler stopped by a limit, or one that printed no error line: the launcher's own last word.
         stopped=$(sed -n 's/^failed: \(a file the compiler wrote reached .*\)/\1/p' "$log" | tail -1)
@@ -624,7 +631,7 @@ for student in "${graded[@]}"; do
     if [ "$verdict" != PASS ]; then
       # The judge's words (Catch's FAILED block: the check, its values, its messages); of a hidden
       # case, nothing.
-      output=$(head -c 100000 "$judged" | sed -e "s|$class_source/||g" -e "s|$root/||g" | tr -cd '\11\12\40-\176')
+      output=$(head -c 100000 "$judged" | without_folders "$class_source" "$root" | tr -cd '\11\12\40-\176')
       detail=""
       [ -n "${hidden_of[$c]:-}" ] || detail=$(grep -E -A8 "FAILED|error:" <<<"$output" | head -16)
       [ -z "$detail" ] || printf '%s\n\n' "$detail" | sed 's/^/      /' >>"$feedback"
