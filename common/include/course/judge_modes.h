@@ -98,8 +98,11 @@ int time_function(const Options& options, const char* program) {
     wire::Writer warm;
     wire::put(warm, warm_slot);
     wire::put(warm, static_cast<std::uint32_t>(options.warmup));
-    contestant.send(wire::Kind::Warmup, warm.bytes());
-    contestant.receive(wire::Kind::Ready, 0);
+    auto warm_up = [&] {
+      contestant.send(wire::Kind::Warmup, warm.bytes());
+      contestant.receive(wire::Kind::Ready, 0);
+    };
+    warm_up();
     loading_s += seconds_since(started);
     for (round = 1; round <= 3; ++round) {
       // Fresh inputs, kept for the checks up to 2 GiB in all; beyond, each is drawn again from its seed.
@@ -129,8 +132,7 @@ int time_function(const Options& options, const char* program) {
       loading_s += seconds_since(started);
       // The GPU has idled while the inputs were drawn: warm runs again just before the clock starts, so
       // that its clocks are up and the window holds the runs, not the device waking.
-      contestant.send(wire::Kind::Warmup, warm.bytes());
-      contestant.receive(wire::Kind::Ready, 0);
+      warm_up();
       contestant::TimeRequest request;
       request.key = fresh_number();
       request.order.resize(seeds.size());
