@@ -5,8 +5,8 @@
 // pair is the dot product a_i.b_j: one fused multiply-add per term instead of a subtraction and a
 // multiply-add. The kernel is step 07's, tiles, fragments, pipelined loads and all, with that one
 // change in its innermost loop and the norms added at the end (08_norm_expansion.cuh). It is also
-// exactly the structure of a matrix product, C = A B^T, which is what lets steps 09 to 11 hand the work
-// to the tensor cores, and steps 12 and 13 to cuBLAS.
+// exactly the structure of a matrix product, C = A B^T, which is what lets steps 09 to 12 hand the work
+// to the tensor cores, and steps 13 and 14 to cuBLAS.
 //
 // Why it is faster: one arithmetic instruction per term instead of two (the README's counters show
 // the instructions per term fall by one), so the ceiling that capped steps 06 and 07 at half the FP32

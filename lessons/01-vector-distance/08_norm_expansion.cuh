@@ -118,22 +118,41 @@ std::size_t scratch_bytes(std::size_t m, std::size_t k) {
   return (m + k) * sizeof(typename Accumulator<T>::type);
 }
 
+// Where the norms lie in the scratch: the M of A's rows, then the K of B's.
+template <class T>
+struct Norms {
+  typename Accumulator<T>::type* a;
+  typename Accumulator<T>::type* b;
+};
+template <class T>
+Norms<T> norms_in(void* scratch, std::size_t m) {
+  auto* norms_a = static_cast<typename Accumulator<T>::type*>(scratch);
+  return {norms_a, norms_a + m};
+}
+
+// Enqueues row_norms for A, then for B, into `scratch` (scratch_bytes<T>(m, k) bytes); returns where
+// they will be.
+template <class T>
+Norms<T> launch_norms(const T* a, const T* b, std::size_t m, std::size_t k, std::size_t n, void* scratch,
+                      cudaStream_t stream) {
+  const Norms<T> norms = norms_in<T>(scratch, m);
+  launch_row_norms(a, m, n, norms.a, stream);
+  launch_row_norms(b, k, n, norms.b, stream);
+  return norms;
+}
+
 // Enqueues the row norms, then the kernel. `scratch` holds scratch_bytes<T>(m, k) bytes.
 template <class T>
 void launch(const T* a, const T* b, T* c, std::size_t m, std::size_t k, std::size_t n, void* scratch,
             cudaStream_t stream) {
-  using Acc = typename Accumulator<T>::type;
-  Acc* norms_a = static_cast<Acc*>(scratch);
-  Acc* norms_b = norms_a + m;
-  launch_row_norms(a, m, n, norms_a, stream);
-  launch_row_norms(b, k, n, norms_b, stream);
+  const Norms<T> norms = launch_norms(a, b, m, k, n, scratch, stream);
   const unsigned blocks = register_tiles::grid_blocks(m, k);
   const std::size_t across = register_tiles::tiles_across(k);
   register_tiles::with_vector_flags(
       register_tiles::aligned_rows(a, n) && register_tiles::aligned_rows(b, n), register_tiles::aligned_rows(c, k),
       [&](auto loads, auto stores) {
         distances<T, decltype(loads)::value, decltype(stores)::value><<<blocks, kThreads, 0, stream>>>(
-            a, b, c, m, k, n, across, norms_a, norms_b);
+            a, b, c, m, k, n, across, norms.a, norms.b);
       });
   CUDA_CHECK_LAUNCH();
 }

@@ -375,21 +375,25 @@ void launch_tiles(const float* a, const float* b, float* c, std::size_t m, std::
   CUDA_CHECK_LAUNCH();
 }
 
-// Enqueues the row norms, then the kernel with `Product` making the products: on large tiles, or on
-// small ones where the large tiles would be fewer than the GPU's SMs. prepare<Product> has run;
-// `scratch` holds scratch_bytes(m, k) bytes.
+// Enqueues the kernel with `Product` making the products, the row norms already enqueued into norms_a
+// and norms_b: on large tiles, or on small ones where the large tiles would be fewer than the GPU's
+// SMs. prepare<Product> has run.
 template <class Product>
-void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n, void* scratch,
-            cudaStream_t stream) {
-  float* norms_a = static_cast<float*>(scratch);
-  float* norms_b = norms_a + m;
-  norm_expansion::launch_row_norms(a, m, n, norms_a, stream);
-  norm_expansion::launch_row_norms(b, k, n, norms_b, stream);
+void launch_products(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
+                     const float* norms_a, const float* norms_b, cudaStream_t stream) {
   grid_blocks(m, k);  // throws if M x K is beyond one grid
   if (tiles<LargeTiles>(m, k) < static_cast<std::size_t>(multiprocessors()))
     launch_tiles<Product, SmallTiles>(a, b, c, m, k, n, norms_a, norms_b, stream);
   else
     launch_tiles<Product, LargeTiles>(a, b, c, m, k, n, norms_a, norms_b, stream);
+}
+
+// Enqueues the row norms, then the products (launch_products). `scratch` holds scratch_bytes(m, k) bytes.
+template <class Product>
+void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n, void* scratch,
+            cudaStream_t stream) {
+  const norm_expansion::Norms<float> norms = norm_expansion::launch_norms(a, b, m, k, n, scratch, stream);
+  launch_products<Product>(a, b, c, m, k, n, norms.a, norms.b, stream);
 }
 
 }  // namespace tf32_tensor_cores

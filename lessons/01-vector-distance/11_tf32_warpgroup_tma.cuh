@@ -388,24 +388,28 @@ void launch_tiles(const float* a, const float* b, float* c, std::size_t m, std::
   CUDA_CHECK_LAUNCH();
 }
 
-// Enqueues the row norms, then the kernel: on large tiles where they give at least every other SM
-// one, else on small ones. Rows the TMA cannot read go to step 09's kernel. prepare() has run;
-// `scratch` holds tf32_tensor_cores::scratch_bytes(m, k) bytes.
-inline void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
-                   void* scratch, cudaStream_t stream, Inputs inputs = Inputs::Rounded) {
+// Enqueues the kernel, the row norms already enqueued into norms_a and norms_b: on large tiles where
+// they give at least every other SM one, else on small ones. Rows the TMA cannot read go to step 09's
+// kernel. prepare() has run.
+inline void launch_products(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
+                            const float* norms_a, const float* norms_b, Inputs inputs, cudaStream_t stream) {
   if (!tma_rows(a, b, n)) {
-    tf32_tensor_cores::launch<tf32_tensor_cores::OneProduct>(a, b, c, m, k, n, scratch, stream);
+    tf32_tensor_cores::launch_products<tf32_tensor_cores::OneProduct>(a, b, c, m, k, n, norms_a, norms_b, stream);
     return;
   }
-  float* norms_a = static_cast<float*>(scratch);
-  float* norms_b = norms_a + m;
-  norm_expansion::launch_row_norms(a, m, n, norms_a, stream);
-  norm_expansion::launch_row_norms(b, k, n, norms_b, stream);
   const std::size_t half_the_sms = static_cast<std::size_t>(tf32_tensor_cores::multiprocessors()) / 2;
   if (tiles<LargeTiles>(m, k) >= half_the_sms)
     launch_tiles<LargeTiles>(a, b, c, m, k, n, norms_a, norms_b, inputs, stream);
   else
     launch_tiles<SmallTiles>(a, b, c, m, k, n, norms_a, norms_b, inputs, stream);
+}
+
+// Enqueues the row norms (step 08's kernel, once for A and once for B), then the products
+// (launch_products). `scratch` holds tf32_tensor_cores::scratch_bytes(m, k) bytes.
+inline void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
+                   void* scratch, cudaStream_t stream, Inputs inputs = Inputs::Rounded) {
+  const norm_expansion::Norms<float> norms = norm_expansion::launch_norms(a, b, m, k, n, scratch, stream);
+  launch_products(a, b, c, m, k, n, norms.a, norms.b, inputs, stream);
 }
 
 }  // namespace warpgroup_tma

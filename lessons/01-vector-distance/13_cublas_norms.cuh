@@ -1,4 +1,4 @@
-// Lesson 01, step 12: row norms plus cublasSgemm (the story is in 12_cublas_norms.cu). The accuracy
+// Lesson 01, step 13: row norms plus cublasSgemm (the story is in 13_cublas_norms.cu). The accuracy
 // report includes this header too.
 #pragma once
 
@@ -21,7 +21,7 @@ inline void check(cublasStatus_t status, const char* what) {
 
 // The arithmetic cuBLAS may use. Fp32: CUBLAS_DEFAULT_MATH, only arithmetic at least as precise as
 // FP32, so no TF32 tensor cores (they keep 10 bits of each input's mantissa instead of 23). Tf32:
-// CUBLAS_TF32_TENSOR_OP_MATH, the tensor cores in TF32 (step 13).
+// CUBLAS_TF32_TENSOR_OP_MATH, the tensor cores in TF32 (step 14).
 enum class Math { Fp32, Tf32 };
 
 // One handle per kind of arithmetic for the program, made on first use (outside the timed runs).
@@ -64,12 +64,9 @@ inline std::size_t prepare(std::size_t m, std::size_t k, std::size_t n, Math mat
 // Enqueues C = |a_i|^2 + |b_j|^2 - 2 A B^T into stream. `scratch` holds scratch_bytes(m, k) bytes.
 inline void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
                    void* scratch, cudaStream_t stream, Math math = Math::Fp32) {
-  float* norms_a = static_cast<float*>(scratch);
-  float* norms_b = norms_a + m;
-  norm_expansion::launch_row_norms(a, m, n, norms_a, stream);
-  norm_expansion::launch_row_norms(b, k, n, norms_b, stream);
+  const norm_expansion::Norms<float> norms = norm_expansion::launch_norms(a, b, m, k, n, scratch, stream);
   const std::size_t blocks = (m * k + 255) / 256;
-  add_norms<<<static_cast<unsigned>(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(norms_a, norms_b, c, m, k);
+  add_norms<<<static_cast<unsigned>(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(norms.a, norms.b, c, m, k);
   CUDA_CHECK_LAUNCH();
   // cuBLAS reads matrices by columns. Row-major C (M x K) is, by columns, C^T (K x M) with leading
   // dimension K; row-major A and B are A^T (N x M) and B^T (N x K) with leading dimension N. So

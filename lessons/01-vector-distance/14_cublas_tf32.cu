@@ -1,26 +1,26 @@
-// Lesson 01, step 13: the library route on TF32 tensor cores, row norms plus cublasSgemm in
+// Lesson 01, step 14: the library route on TF32 tensor cores, row norms plus cublasSgemm in
 // CUBLAS_TF32_TENSOR_OP_MATH.
 //
-// What changed: one setting of step 12's handle. cuBLAS may now run the product on the tensor cores
-// with every input rounded to TF32, as step 09 does; it stands beside steps 09 and 11 as their bar
-// (step 10, held to float32's accuracy, is measured against step 12), and it owes the same accuracy
+// What changed: one setting of step 13's handle. cuBLAS may now run the product on the tensor cores
+// with every input rounded to TF32, as step 09 does; it stands beside steps 09, 11 and 12 as their
+// bar (step 10, held to float32's accuracy, is measured against step 13), and it owes the same accuracy
 // as step 09 (the check holds it to the TF32 bound; the accuracy report shows its error). The code is
-// step 12's (12_cublas_norms.cuh), with Math::Tf32.
+// step 13's (13_cublas_norms.cuh), with Math::Tf32.
 //
 // What it buys: the product leaves the FP32 cores for the tensor cores, whose TF32 ceiling is eight
 // times the FP32 one (the README's ceilings), for one changed setting and no kernel of our own. How
-// much faster than step 12 that makes it, the README's ladder shows.
+// much faster than step 13 that makes it, the README's ladder shows.
 //
 // What it costs: step 09's accuracy. Every input of a.b is rounded to TF32, 10 bits of mantissa
 // instead of 23, so C may be off by up to about 3 x 2^-11 (|a|^2 + |b|^2) instead of float32's bound,
-// and on data far from the origin that error, like step 12's, grows with (|a|^2 + |b|^2) / C (the
+// and on data far from the origin that error, like step 13's, grows with (|a|^2 + |b|^2) / C (the
 // README's accuracy report). The setting holds for every product made on the handle: a program that
 // needs float32's accuracy for other products sets it back or keeps a second handle. And like step
-// 12 it pays for going through a library: the norms and the pass that fills C are kernels of their
+// 13 it pays for going through a library: the norms and the pass that fills C are kernels of their
 // own, and cublasSgemm reads C back to add to it (beta = 1).
 //
 // float32 only: cuBLAS has no int32 matrix product, so --type int32 is refused.
-#include "12_cublas_norms.cuh"
+#include "13_cublas_norms.cuh"
 #include "distance.h"
 
 namespace {
@@ -40,5 +40,5 @@ void run(const float* a, const float* b, float* c, std::size_t m, std::size_t k,
 }  // namespace
 
 const distance::Step distance::kThisStep = {
-    "13", "row norms + cublasSgemm in TF32 (library)", "library", distance::Form::NormExpansionTf32,
+    "14", "row norms + cublasSgemm in TF32 (library)", "library", distance::Form::NormExpansionTf32,
     distance::kDefaultSize, nullptr, nullptr, nullptr, plan, run, nullptr, false, 1};

@@ -4,9 +4,10 @@
 // form (step 07's kernel), the norm expansion on the FP32 cores (step 08), in TF32 (step 09), in three
 // TF32 products (step 10, and step 10 without its slice sums), in TF32 on the warpgroup MMA (step 11
 // on a GPU of compute capability 9.0, and step 11 with its inputs truncated to TF32 instead of
-// rounded), and the cuBLAS routes in FP32 and TF32 (steps 12 and 13) on the same data, and prints the
-// largest relative error of each; then, for the norm expansions, the largest error as a fraction of
-// the lesson's float32 bound for them (check() in distance.h): 1 or less passes it.
+// rounded, and step 12, its products after norms summed in other pieces), and the cuBLAS routes in
+// FP32 and TF32 (steps 13 and 14) on the same data, and prints the largest relative error of each;
+// then, for the norm expansions, the largest error as a fraction of the lesson's float32 bound for
+// them (check() in distance.h): 1 or less passes it.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -18,7 +19,8 @@
 #include "08_norm_expansion.cuh"
 #include "10_tf32x3_split_products.cuh"
 #include "11_tf32_warpgroup_tma.cuh"
-#include "12_cublas_norms.cuh"
+#include "12_norms_in_one_launch.cuh"
+#include "13_cublas_norms.cuh"
 #include "course/buffers.h"
 #include "course/cli.h"
 #include "course/device.h"
@@ -50,7 +52,7 @@ double bound_fraction(const distance::Problem<float>& p, const std::vector<float
 int main(int argc, char** argv) {
   return course::run_program(argv[0], [&]() -> int {
     course::CommandLine cli(course::program_name(argv[0]),
-                            "Lesson 01: the accuracy of the norm expansion (steps 08 to 13) beside the "
+                            "Lesson 01: the accuracy of the norm expansion (steps 08 to 14) beside the "
                             "direct form (step 07) on data ever farther from the origin.");
     cli.add_size("m", 1024, "rows of A", 1, 65536);
     cli.add_size("k", 1024, "rows of B", 1, 65536);
@@ -70,7 +72,7 @@ int main(int argc, char** argv) {
       tf32_tensor_cores::prepare<tf32x3_split_products::ThreeProducts>(m, k, device, "step 10");
       tf32_tensor_cores::prepare<tf32x3_split_products::ThreeProductsIntoDots>(m, k, device, "step 10");
     }
-    // Step 11 where this GPU and build have the warpgroup instructions (prepare() says why not).
+    // Steps 11 and 12 where this GPU and build have the warpgroup instructions (prepare() says why not).
     bool warpgroups = true;
     try {
       warpgroup_tma::prepare(m, k, device, "step 11");
@@ -79,9 +81,10 @@ int main(int argc, char** argv) {
     }
     course::TextTable errors({"offset", "(|a|^2 + |b|^2) / C", "07 direct form", "08 norm expansion", "09 TF32",
                               "10 3 x TF32", "10 without slice sums", "11 wgmma TF32",
-                              "11 truncated", "12 cublasSgemm", "13 cublasSgemm TF32"});
+                              "11 truncated", "12 norms in one launch", "13 cublasSgemm", "14 cublasSgemm TF32"});
     course::TextTable bounds({"offset", "08 norm expansion", "09 TF32", "10 3 x TF32", "10 without slice sums",
-                              "11 wgmma TF32", "11 truncated", "12 cublasSgemm", "13 cublasSgemm TF32"});
+                              "11 wgmma TF32", "11 truncated", "12 norms in one launch", "13 cublasSgemm",
+                              "14 cublasSgemm TF32"});
     for (double offset : {0.0, 1.0, 10.0, 100.0, 1000.0}) {
       const distance::Problem<float> p =
           distance::make_problem<float>(m, k, n, static_cast<std::uint64_t>(cli.integer("seed")), offset);
@@ -132,6 +135,13 @@ int main(int argc, char** argv) {
                            },
                            c)
                      : std::vector<float>{},
+          warpgroups ? result_of(
+                           [&] {
+                             norms_in_one_launch::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(),
+                                                         nullptr);
+                           },
+                           c)
+                     : std::vector<float>{},
           result_of([&] { cublas_norms::launch(a.data(), b.data(), c.data(), m, k, n, scratch.data(), nullptr); }, c),
           result_of(
               [&] {
@@ -157,14 +167,14 @@ int main(int argc, char** argv) {
     std::cout << "\nThe norm expansions' largest error as a fraction of the lesson's float32 bound for them,\n"
                  "4 u (sqrt(N) + 2) (|a|^2 + |b|^2) + 4 u sqrt(N) C_ref (1 or less passes):\n\n";
     bounds.print(std::cout);
-    std::cout << "\nfloat32's unit roundoff u is 6e-08, TF32's 4.9e-04. Steps 08 and 12 run on the FP32 cores (cuBLAS "
-                 "with CUBLAS_DEFAULT_MATH); 09, 11 and 13 round every input to TF32 (11 \"truncated\": its last 13 "
-                 "bits dropped); 10 makes each product of three TF32 products.\n";
+    std::cout << "\nfloat32's unit roundoff u is 6e-08, TF32's 4.9e-04. Steps 08 and 13 run on the FP32 cores (cuBLAS "
+                 "with CUBLAS_DEFAULT_MATH); 09, 11, 12 and 14 round every input to TF32 (11 \"truncated\": its "
+                 "last 13 bits dropped); 10 makes each product of three TF32 products.\n";
     if (!tensor_cores)
       std::cout << "'-': no TF32 tensor cores on this GPU, or no code for them in this build (compute capability "
                    "below 8.0).\n";
     else if (!warpgroups)
-      std::cout << "'-' under step 11: no warpgroup MMA on this GPU, or no sm_90a code for it in this build.\n";
+      std::cout << "'-' under steps 11 and 12: no warpgroup MMA on this GPU, or no sm_90a code for it in this build.\n";
     return course::kExitPass;
   });
 }

@@ -42,7 +42,7 @@ TEST_CASE("float32: matches the reference on awkward shapes and several seeds") 
 }
 
 TEST_CASE("int32: matches the reference exactly on awkward shapes and several seeds") {
-  if (!has_int_kernel()) {  // step 08: cuBLAS has no int32 product, and the step says so
+  if (!has_int_kernel()) {  // a float32-only step (TF32, or cuBLAS, which has no int32 product) says so
     REQUIRE_THROWS_AS(distance::run_gpu_once(kThisStep, distance::make_problem<std::int32_t>(2, 2, 2, 1)),
                       std::logic_error);
     return;
