@@ -155,11 +155,13 @@ inline int group_blocks(std::size_t columns) {
   return static_cast<int>(matvec::smaller((columns + kColumnsPerBlock - 1) / kColumnsPerBlock, kMaxBlocks));
 }
 
-// A group kernel as the host sees it: the kernel for groups of one size, and its dynamic shared
-// memory (step 09's kernels take some; this step's none).
+// A group kernel as the host sees it: the kernel for groups of one size, its dynamic shared memory
+// (step 09's kernels take some; this step's none) and the rows its blocks post ahead (step 09's
+// kernels take them as a seventh argument; this step's kernels take six and never read it).
 struct Kernel {
   const void* function;
   std::size_t shared_bytes;
+  int ahead = 0;
 };
 
 // This step's kernel for rows of `columns` elements.
@@ -289,7 +291,8 @@ inline void launch(const float* a, const float* v, float* c, std::size_t rows, s
   PartWord* parts = static_cast<PartWord*>(scratch);
   float* partial = reinterpret_cast<float*>(static_cast<char*>(scratch) + parts_bytes(rows, columns));
   CUDA_CHECK(cudaMemsetAsync(parts, 0, parts_bytes(rows, columns), stream));  // nothing posted yet
-  void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts};
+  int ahead = kernel.ahead;
+  void* arguments[] = {&a, &v, &partial, &rows, &columns, &parts, &ahead};
   cudaLaunchAttribute attribute;
   const cudaLaunchConfig_t config = launch_config(columns, p.blocks, launch_of(p.layout), kernel, attribute, stream);
   CUDA_CHECK(cudaLaunchKernelExC(&config, kernel.function, arguments));

@@ -7,8 +7,8 @@
 // posted three groups ahead, as in step 09; on Hopper the bulk copy engine copies a row's slice where
 // a thread holds 8 or 16 values of it (09_bulk_copy.cuh). Shorter rows go to step 09's layouts, which
 // wait for fewer blocks. --layout wide runs the wide layout on any N up to its limit below (the
-// runner's table "step 10's wide layout"); --no-bulk-copy acts as in step 09 on both layouts, and
-// --rows-ahead on step 09's group layout only (the wide layout always posts three groups ahead).
+// runner's table "step 10's wide layout"); --no-bulk-copy, --rows-ahead and --stages act as in step 09
+// on both layouts (the wide layout's "rows" are groups of rows).
 //
 // Why it is faster: at rows of more than 65536 columns A is read once instead of twice (the README's
 // shapes table, step 10 against step 09 at 256 x 1,048,576); shorter rows run step 09's kernels, in
@@ -39,4 +39,4 @@ const matvec::Step matvec::kThisStep = {"10", "fused, every block a slice of eve
                                         wide_rows::run_by_plan, 1, false,
                                         matvec::kLayoutOption | matvec::kGroupLayoutsOption |
                                             matvec::kWideLayoutOption | matvec::kNoBulkCopyOption |
-                                            matvec::kRowsAheadOption};
+                                            matvec::kRowsAheadOption | matvec::kStagesOption};

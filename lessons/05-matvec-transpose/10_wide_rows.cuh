@@ -30,17 +30,17 @@
 namespace wide_rows {
 
 // A group of R rows is 16 values per thread. The slices wait in shared memory, not registers, so that
-// many groups can be in flight: asynchronous copies (cp.async) fill kStages stages while the block
-// works on older ones.
+// many groups can be in flight: asynchronous copies (cp.async) fill the stages while the block works
+// on older ones.
 constexpr int kThreads = 512;
 constexpr int kValues = 16;  // E columns of each of R = 16 / E rows, per thread and group
 constexpr int kMaxPerThread = 16;
-constexpr int kStages = 6;  // 6 x 32 KB of shared memory per block
-// A block posts its parts of B for group g + kAhead before it waits for group g's B: the waits of
-// successive groups overlap instead of following one another. Of the kStages stages, kAhead + 1 hold
-// posted groups, two are being filled.
-constexpr int kAhead = kStages - 3;
-constexpr std::size_t kSharedBytes = static_cast<std::size_t>(kStages) * kValues * kThreads * sizeof(float);
+// A block posts its parts of B for group g + ahead before it waits for group g's B: the waits of
+// successive groups overlap instead of following one another. Of the stages, ahead + 1 hold posted
+// groups and the rest are being filled: by default 3 groups ahead in 6 stages of 32 KB, two in flight
+// (--rows-ahead and --stages, as in step 09; the launch's dynamic shared memory gives the stages).
+constexpr std::size_t kStageBytes = static_cast<std::size_t>(kValues) * kThreads * sizeof(float);
+
 
 // Each block posts its part of B_i for every row i as a matvec::PartWord numbered by the group (+ 1),
 // and every block adds the same parts in the same order, so every block gets the same B_i, bit for
@@ -262,17 +262,17 @@ __device__ inline void gather_b(PartWord* parts, std::size_t g, std::size_t rows
   if (lane == 0) b_group[warp] = b;
 }
 
-template <int E>
+template <int E, int kStages>
 __global__ void __launch_bounds__(kThreads, 1)
     fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, PartWord* parts,
-                    bool bulk_allowed) {
+                    bool bulk_allowed, int ahead) {
   constexpr int R = kValues / E;
-  extern __shared__ float stages[];  // kStages x R x E x kThreads
+  extern __shared__ float stage_memory[];  // kStages x R x E x kThreads
   __shared__ float warp_sums[R][32];
   __shared__ float b_group[2][R];  // by the group's parity: a group's B is written while the last is read
   __shared__ bulk_copy::Barrier stage_landed[kStages];  // with the bulk copy engine: a stage's rows are in
   const std::size_t slice = slice_columns(columns, gridDim.x);
-  auto stage = [&](std::size_t g) { return stages + (g % kStages) * kValues * kThreads; };
+  auto stage = [&](std::size_t g) { return stage_memory + (g % kStages) * kValues * kThreads; };
   float v_thread[E], c_thread[E] = {};
 #pragma unroll
   for (int k = 0; k < E; ++k) {
@@ -307,12 +307,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   // later, in the first groups). The barrier after it covers the other threads' copies.
   auto wait_group = [&](std::size_t g) {
     if (bulk) bulk_copy::wait(&stage_landed[g % kStages], g / kStages);
-    else __pipeline_wait_prior(kStages - 2 - kAhead);
+    else ahead_rows::wait_own_copies_but(kStages - 2 - ahead);
   };
   for (int g = 0; g < kStages - 1; ++g) copy_group(g);
-  for (std::size_t g = 0; g <= kAhead && g < groups; ++g) wait_group(g);  // groups 0 .. kAhead have arrived
+  for (std::size_t g = 0; g <= static_cast<std::size_t>(ahead) && g < groups; ++g) wait_group(g);  // 0 .. ahead in
   __syncthreads();  // and the other threads' copies too
-  for (std::size_t g = 0; g < kAhead && g < groups; ++g) {
+  for (std::size_t g = 0; g < static_cast<std::size_t>(ahead) && g < groups; ++g) {
     post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
     __syncthreads();  // warp_sums is read before it is written again
   }
@@ -320,11 +320,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   ask_parts<R>(parts, 0, rows, word);
   for (std::size_t g = 0; g < groups; ++g) {
     if (g > 0) {
-      if (g + kAhead < groups) wait_group(g + kAhead);
+      if (g + ahead < groups) wait_group(g + ahead);
       __syncthreads();  // everyone's copies have arrived, and everyone is done with group g - 1
     }
     copy_group(g + kStages - 1);  // into the stage of g - 1
-    if (g + kAhead < groups) post_parts<E, R>(stage(g + kAhead), v_thread, g + kAhead, rows, parts, warp_sums);
+    if (g + ahead < groups) post_parts<E, R>(stage(g + ahead), v_thread, g + ahead, rows, parts, warp_sums);
     gather_b<R>(parts, g, rows, word, b_group[g % 2]);  // waits until every block has posted group g
     __syncthreads();
     ask_parts<R>(parts, g + 1, rows, word);  // in flight while this group is applied
@@ -344,19 +344,25 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-template <int E>
-const void* kernel_e() {
-  return reinterpret_cast<const void*>(fused_wide_rows<E>);
+template <int kStages>
+const void* kernel_e(int e) {
+  switch (e) {
+    case 1: return reinterpret_cast<const void*>(fused_wide_rows<1, kStages>);
+    case 2: return reinterpret_cast<const void*>(fused_wide_rows<2, kStages>);
+    case 4: return reinterpret_cast<const void*>(fused_wide_rows<4, kStages>);
+    case 8: return reinterpret_cast<const void*>(fused_wide_rows<8, kStages>);
+    default: return reinterpret_cast<const void*>(fused_wide_rows<16, kStages>);
+  }
 }
 
-// The kernel for E values per thread and row.
-inline const void* kernel_for(int e) {
-  switch (e) {
-    case 1: return kernel_e<1>();
-    case 2: return kernel_e<2>();
-    case 4: return kernel_e<4>();
-    case 8: return kernel_e<8>();
-    default: return kernel_e<16>();
+// The kernel for E values per thread and row, with `stages` stages (3 to 7, as step 09's).
+inline const void* kernel_for(int e, int stages) {
+  switch (stages) {
+    case 3: return kernel_e<3>(e);
+    case 4: return kernel_e<4>(e);
+    case 5: return kernel_e<5>(e);
+    case 6: return kernel_e<6>(e);
+    default: return kernel_e<ahead_rows::kMostStages>(e);
   }
 }
 
@@ -367,14 +373,15 @@ inline std::size_t scratch_bytes(std::size_t rows, int blocks) {
 
 // C directly; `scratch` holds scratch_bytes(rows, blocks) and is zeroed here.
 // bulk_allowed: false copies every row by thread (--no-bulk-copy), to measure what the engine gives.
+// `stages` groups of rows in shared memory (3 to 7), `ahead` of them posted.
 inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   bool bulk_allowed, void* scratch, cudaStream_t stream) {
+                   bool bulk_allowed, int ahead, int stages, void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   CUDA_CHECK(cudaMemsetAsync(parts, 0, scratch_bytes(rows, blocks), stream));  // nothing posted yet
   const int e = values_per_thread(columns, blocks);
-  void* arguments[] = {&a, &v, &c, &rows, &columns, &parts, &bulk_allowed};
-  CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e), dim3(blocks), dim3(kThreads), arguments,
-                                         kSharedBytes, stream));
+  void* arguments[] = {&a, &v, &c, &rows, &columns, &parts, &bulk_allowed, &ahead};
+  CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e, stages), dim3(blocks), dim3(kThreads), arguments,
+                                         stages * kStageBytes, stream));
 }
 
 // --- the plan and the launcher (step 12 runs them on each GPU's band of rows) ---
@@ -395,8 +402,11 @@ inline LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course:
     throw course::NotSupportedError(device.name + " does not support cooperative launches, which --layout wide needs");
   if (!device.cooperative_launch || (e > wide_rows::kMaxPerThread && !by_name))
     return fused_rows::two_passes(rows, columns, device);
-  course::require_shared_memory(wide_rows::kernel_for(e), wide_rows::kSharedBytes, device, "step 10 (wide rows)");
-  p.blocks = course::cooperative_grid_blocks(wide_rows::kernel_for(e), p.threads, wide_rows::kSharedBytes, p.blocks,
+  p.rows_ahead = requested.rows_ahead;
+  p.stages = ahead_rows::stages_for(requested, device);
+  const std::size_t shared_bytes = p.stages * kStageBytes;
+  course::require_shared_memory(wide_rows::kernel_for(e, p.stages), shared_bytes, device, "step 10 (wide rows)");
+  p.blocks = course::cooperative_grid_blocks(wide_rows::kernel_for(e, p.stages), p.threads, shared_bytes, p.blocks,
                                              device);
   e = wide_rows::values_per_thread(columns, p.blocks);
   if (e > wide_rows::kMaxPerThread || p.blocks > wide_rows::kMaxBlocks) {
@@ -429,7 +439,7 @@ inline LaunchPlan plan_by_length(std::size_t rows, std::size_t columns, const co
 inline void run_by_plan(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
                         const LaunchPlan& p, void* scratch, cudaStream_t stream) {
   if (p.layout == matvec::RowLayout::kWide)
-    launch(a, v, c, rows, columns, p.blocks, p.bulk_copies, scratch, stream);  // C directly
+    launch(a, v, c, rows, columns, p.blocks, p.bulk_copies, p.rows_ahead, p.stages, scratch, stream);  // C directly
   else
     ahead_rows::run_by_plan(a, v, c, rows, columns, p, scratch, stream);
 }

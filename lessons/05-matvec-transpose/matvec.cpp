@@ -204,6 +204,14 @@ void require_layout_options_apply(const LaunchPlan& requested, std::size_t colum
                              ", not the warp layout with 17 to 32 values a lane (513 to 1024 columns)");
 }
 
+void require_stages_hold(const LaunchPlan& requested) {
+  if (requested.stages != 0 && (requested.stages < requested.rows_ahead + 2 || requested.stages > kMaxStages))
+    throw course::UsageError("--stages " + std::to_string(requested.stages) + ": posting " +
+                             std::to_string(requested.rows_ahead) + " rows ahead takes " +
+                             std::to_string(requested.rows_ahead + 2) + " to " + std::to_string(kMaxStages) +
+                             " stages (one applied, those posted, at least one in flight)");
+}
+
 void Lesson::declare(course::CommandLine& cli, const Step& step) {
   cli.add_size("m", kDefaultRows, "rows of A", 1, 4294967295ull);
   cli.add_size("n", kDefaultColumns, "columns of A (and elements of v)", 1, 4294967295ull);
@@ -225,8 +233,12 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
                        (step.options & kGroupLayoutsOption ? ", group, cluster" : "") +
                        (step.options & kWideLayoutOption ? ", wide" : "") + " (auto: chosen by N)");
   if (step.options & kRowsAheadOption)
-    cli.add_integer_choice("rows-ahead", 3, {1, 3}, "the group layout: rows whose parts a block posts before it "
-                                                    "waits for the oldest's, 1 or 3");
+    cli.add_integer_choice("rows-ahead", 3, {1, 2, 3, 4},
+                           "the group and wide layouts: rows (groups of rows) whose parts a block posts before it "
+                           "waits for the oldest's, 1 to 4");
+  if (step.options & kStagesOption)
+    cli.add_integer("stages", 0, "the group and wide layouts: rows (groups of rows) a block keeps in shared memory, "
+                                 "one applied, those posted ahead, the rest in flight (0: rows ahead + 3)", 0, kMaxStages);
   if (step.options & kPrefetchOption)
     cli.add_choice("prefetch", "auto", names_of(kPrefetch),
                    "step 07's warp and block layouts: on keeps the next row's loads in flight while a row is worked "
@@ -285,6 +297,10 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kWarpE32Option) request.requested.warp_e32 = kWarpE32Ways[cli.choice("warp-e32")].first;
   if (step.options & kBlockThreadsOption) request.requested.block_threads = static_cast<int>(cli.integer("block-threads"));
   if (step.options & kRowsAheadOption) request.requested.rows_ahead = static_cast<int>(cli.integer("rows-ahead"));
+  if (step.options & kStagesOption) {
+    request.requested.stages = static_cast<int>(cli.integer("stages"));
+    require_stages_hold(request.requested);
+  }
   if (step.options & kLayoutOption) {
     const RowLayout layout = kLayoutNames[cli.choice("layout")].first;
     require_step_has_layout(layout, step);
@@ -334,6 +350,15 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
     const std::size_t group = (columns + kGroupBlockColumns - 1) / kGroupBlockColumns;
     if (plan.layout == RowLayout::kGroup) text += " in groups of " + std::to_string(group) + ", launched cooperatively";
     if (plan.layout == RowLayout::kCluster) text += " in clusters of " + std::to_string(group);
+    if ((plan.layout == RowLayout::kGroup || plan.layout == RowLayout::kCluster || plan.layout == RowLayout::kWide) &&
+        plan.stages > 0)
+      text += ", " + std::to_string(plan.rows_ahead) + " rows ahead in " + std::to_string(plan.stages) + " stages";
+    if (plan.layout_choice == LayoutChoice::kProbed)
+      text += plan.layout == RowLayout::kBlock
+                  ? ", faster than groups of " + std::to_string(group) + " blocks in a probe of both on this GPU"
+                  : ", faster than a block per row in a probe of both on this GPU";
+    if (plan.layout_choice == LayoutChoice::kUnprobed)
+      text += ", not timed against groups of blocks: the matrix is under twice the L2 cache";
     if (plan.layout == RowLayout::kWarp || plan.layout == RowLayout::kBlock)
       text += plan.prefetch ? ", the next row's loads in flight" : ", each row loaded when it is needed";
     if (plan.layout == RowLayout::kWarp && plan.warp_e32 != 0)

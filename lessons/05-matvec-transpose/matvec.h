@@ -76,6 +76,14 @@ enum class RowLayout {
   kWide,     ///< every block a slice of every row (a cooperative launch), up to 16 values per thread of the grid
 };
 
+/// How steps 09 and 10 chose between a block per row and a group of blocks per row, for rows that a
+/// block holds (the launch line says which).
+enum class LayoutChoice {
+  kByLength,  ///< no choice between the two: the row's length or --layout decided
+  kProbed,    ///< both timed once on this GPU (in this process), the faster kept
+  kUnprobed,  ///< the block layout, untimed: the matrix is under twice the L2 cache, where the probe costs more
+};
+
 /// The longest row (columns) a layout holds; kWide and kAuto: any.
 constexpr std::size_t kWarpRowColumns = 32 * 32;
 constexpr std::size_t kBlockRowColumns = 1024 * 16;
@@ -115,8 +123,13 @@ struct LaunchPlan {
                                   ///< engine (the plan's choice: off with no_bulk_copy)
   bool no_bulk_copy = false;      ///< steps 09 and 10 (--no-bulk-copy): every thread copies its own values, even where
                                   ///< the engine could (a request; the plan answers with bulk_copies)
-  int rows_ahead = 3;             ///< steps 09 and 10's group layout (--rows-ahead 1 or 3): rows whose parts a block
-                                  ///< posts before it waits for the parts of the oldest
+  int rows_ahead = 3;             ///< steps 09 and 10's group and wide layouts (--rows-ahead 1 to 4): rows (groups of
+                                  ///< rows) whose parts a block posts before it waits for the parts of the oldest
+  int stages = 0;                 ///< steps 09 and 10's group and wide layouts (--stages): rows (groups of rows) a
+                                  ///< block keeps in shared memory, one applied, rows_ahead posted, the rest in
+                                  ///< flight; 0: rows_ahead + 3 (the plan names the number it chose)
+  LayoutChoice layout_choice = LayoutChoice::kByLength;  ///< steps 09 and 10: how the block or group layout
+                                                         ///< was chosen for rows a block holds
   int prefetch_request = 0;       ///< step 07's warp and block layouts (--prefetch on or off): 1 keeps the next row's
                                   ///< loads in flight while a row is worked on, -1 loads each row only when it is
                                   ///< needed, 0 leaves it to the step (a request; the plan answers with prefetch)
@@ -132,6 +145,13 @@ struct LaunchPlan {
 /// rows that the step gives to a layout they do not apply to (the warp and block layouts go by N alone,
 /// longer rows go to two passes).
 void require_layout_options_apply(const LaunchPlan& requested, std::size_t columns);
+
+/// The most stages of rows the group and wide layouts keep (--stages); shared memory may allow fewer.
+constexpr int kMaxStages = 7;
+
+/// Throws course::UsageError (one line) when --stages cannot hold one row applied, --rows-ahead rows
+/// posted and one in flight (0 takes the step's choice and always holds).
+void require_stages_hold(const LaunchPlan& requested);
 
 /// Options a step takes besides the lesson's own (Step::options).
 enum StepOption : unsigned {
@@ -151,6 +171,7 @@ enum StepOption : unsigned {
   kWideLayoutOption = 1024u,     ///< --layout also takes wide (step 10)
   kGpusOption = 2048u,           ///< --gpus K and --scaling: step 12 on K GPUs, or its table of 1, 2, 4, ... GPUs
   kProcessesOption = 4096u,      ///< --gpus K and --nccl-id FILE: step 13, one process per GPU
+  kStagesOption = 8192u,         ///< --stages N: steps 09 and 10's group and wide layouts with N stages of rows
 };
 
 /// One rung of the ladder.
