@@ -12,8 +12,8 @@
 // element (y, x) of its tile, the tiles it reads in shared memory. Phases 1 and 2 step through k with
 // two barriers per k (one before any thread writes step k's results, so that no thread still reading
 // step k sees a new value, one after, before step k + 1 reads them); phase 3, nearly all the work,
-// needs none. The rounds and the padding are in 07_blocked_shared_tiles.cuh, which steps 08 to 11
-// reuse with wider tiles and phases of their own.
+// needs none. The rounds, the padding and phases 1 and 2 are in 07_blocked_shared_tiles.cuh, which
+// steps 08 to 14 reuse with wider tiles (step 08 with these phases 1 and 2, written for any width).
 //
 // Why it is faster: steps 04-06 read and write the whole matrix once per k; here phase 3 reads its
 // tiles once per 32 k and keeps them in shared memory, so the matrix passes through memory n / 32
@@ -23,17 +23,13 @@
 // What it costs: 3 launches per round; phase 1 runs on a single block, and phases 1 and 2 go one k at
 // a time with two barriers each (the counters give each phase's time); and each update in phase 3
 // still reads two values from shared memory: the counters show phase 3 waiting above all on the
-// shared-memory instruction queue (mio_throttle). Step 08 keeps values in registers instead, in all
-// three phases. n is padded to a multiple of 32 (a copy in and out, small next to the n^3 work).
-// --register-phases runs phases 1 and 2 as step 08 writes them (08_register_phases.cuh), at this
-// step's rounds of 32: the README's table "step 07's phases 1 and 2, plain and in registers" measures
-// what they buy here.
+// shared-memory instruction queue (mio_throttle). Step 08 keeps phase 3's values in registers
+// instead, step 09 those of phases 1 and 2. n is padded to a multiple of 32 (a copy in and out, small
+// next to the n^3 work).
 //
-// Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored,
-// --register-phases as above.
+// Launch: blocks of 32 x 32 threads, one per tile; --threads and --blocks are ignored.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
-#include "08_register_phases.cuh"
 
 namespace {
 
@@ -61,78 +57,21 @@ __global__ void blocked_phase3(std::int32_t* d, int n, int kb) {
   if (best < before) d[i * n + j] = best;
 }
 
-// Phases 1 and 2: thread (y, x) owns one element of the tile, which waits in shared memory with the
-// rest; for each k it reads d[i][k] and d[k][j] there. Two barriers per k: one before anyone writes
-// step k's results, so that no thread still reading step k sees a new value, and one after, before
-// step k + 1 reads them.
-__device__ inline void close_plain(std::int32_t (&tile)[kTile][kTile], const std::int32_t (&column_source)[kTile][kTile],
-                                   const std::int32_t (&row_source)[kTile][kTile]) {
-  const int y = threadIdx.y, x = threadIdx.x;
-  for (int k = 0; k < kTile; ++k) {
-    const std::int32_t best = min(tile[y][x], column_source[y][k] + row_source[k][x]);
-    __syncthreads();
-    tile[y][x] = best;
-    __syncthreads();
-  }
-}
-
-// Phase 1: the diagonal tile (kb, kb) supplies both d[i][k] and d[k][j].
-__global__ void plain_phase1(std::int32_t* d, int n, int kb) {
-  __shared__ std::int32_t tile[kTile][kTile];
-  const std::size_t base = static_cast<std::size_t>(kb) * kTile;
-  std::int32_t* mine = d + (base + threadIdx.y) * n + base + threadIdx.x;
-  tile[threadIdx.y][threadIdx.x] = *mine;
-  __syncthreads();
-  close_plain(tile, tile, tile);
-  *mine = tile[threadIdx.y][threadIdx.x];
-}
-
-// Phase 2: a tile of row kb (blockIdx.y == 0) takes d[i][k] from the diagonal tile and d[k][j]
-// from itself; a tile of column kb (blockIdx.y == 1) the other way round.
-__global__ void plain_phase2(std::int32_t* d, int n, int kb) {
-  if (static_cast<int>(blockIdx.x) == kb) return;
-  __shared__ std::int32_t diagonal[kTile][kTile];
-  __shared__ std::int32_t tile[kTile][kTile];
-  const bool in_row = blockIdx.y == 0;
-  const std::size_t base = static_cast<std::size_t>(kb) * kTile, other = static_cast<std::size_t>(blockIdx.x) * kTile;
-  const std::size_t row0 = in_row ? base : other, column0 = in_row ? other : base;
-  std::int32_t* mine = d + (row0 + threadIdx.y) * n + column0 + threadIdx.x;
-  diagonal[threadIdx.y][threadIdx.x] = d[(base + threadIdx.y) * n + base + threadIdx.x];
-  tile[threadIdx.y][threadIdx.x] = *mine;
-  __syncthreads();
-  if (in_row)
-    close_plain(tile, diagonal, tile);
-  else
-    close_plain(tile, tile, diagonal);
-  *mine = tile[threadIdx.y][threadIdx.x];
-}
-
-LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan& requested) {
-  LaunchPlan p = floyd_warshall::blocked_plan(n, kTile, kTile * kTile);
-  p.register_phases = requested.register_phases;
-  return p;
+LaunchPlan plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan&) {
+  return floyd_warshall::blocked_plan(n, kTile, kTile * kTile);
 }
 
 void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
          cudaStream_t stream) {
-  auto phase3 = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
-    blocked_phase3<<<dim3(tiles, tiles), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
-  };
-  if (p.register_phases) {  // step 08's phases 1 and 2, for the README's comparison
-    floyd_warshall::run_blocked<kTile>(graph, dist, n, p, scratch, stream, phase3);
-    return;
-  }
-  auto phases_1_and_2 = [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
-    plain_phase1<<<1, dim3(kTile, kTile), 0, s>>>(work, padded, kb);
-    CUDA_CHECK_LAUNCH();
-    plain_phase2<<<dim3(tiles, 2), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
-    CUDA_CHECK_LAUNCH();
-  };
-  floyd_warshall::run_rounds<kTile>(graph, dist, n, p, scratch, stream, phases_1_and_2, phase3);
+  // Phases 1 and 2 are the header's (PlainPhases, at this step's tiles of 32); phase 3 is the one above.
+  floyd_warshall::run_rounds<kTile, floyd_warshall::PlainPhases>(
+      graph, dist, n, p, scratch, stream, [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
+        blocked_phase3<<<dim3(tiles, tiles), dim3(kTile, kTile), 0, s>>>(work, padded, kb);
+      });
 }
 
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
     "07", "blocked, shared-memory tiles", "gpu", nullptr, plan, run, floyd_warshall::kDefaultVertices, 2049,
-    false, false, true};
+    false, false};

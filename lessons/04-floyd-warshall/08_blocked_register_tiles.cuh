@@ -1,6 +1,7 @@
-// Lesson 04, step 08: phase 3 with register micro-tiles. Step 08 explains it, step 09 gives it a
-// second stage of shared memory (09_double_buffered_copies.cuh), and steps 10 and 11 launch it on
-// other sets of tiles.
+// Lesson 04, step 08: phase 3 with register micro-tiles, and the rounds of 64 or 128 around it. Step
+// 08 explains it, step 09 keeps it with phases 1 and 2 of its own (09_register_phases.cuh), step 10
+// gives it a second stage of shared memory (10_double_buffered_copies.cuh), and steps 11, 12 and 14
+// launch it on other sets of tiles.
 //
 // The kernel updates tiles of kTile x kTile (128 or 64, as round_width below picks) with the kTile values
 // of k of round kb:
@@ -10,7 +11,7 @@
 // choice, given by a type with
 //   __device__ static bool pick(int kb, int& bi, int& bj)
 // that names block blockIdx's tile (bi, bj), or answers false when the block has nothing to do. A
-// type whose pick needs more than kb (step 12's band of tile rows) makes it a const member and is
+// type whose pick needs more than kb (step 14's band of tile rows) makes it a const member and is
 // passed to the kernel as its last argument.
 #pragma once
 
@@ -21,7 +22,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "08_register_phases.cuh"
+#include "07_blocked_shared_tiles.cuh"
 #include "course/check.h"
 #include "course/device.h"
 #include "floyd_warshall.h"
@@ -54,7 +55,7 @@ __device__ inline int spread(int t, int m) { return (m < 4 ? 0 : kTile / 2) + 4 
 
 // Starts the asynchronous copy (cp.async) of k0 + chunk .. k0 + chunk + kStagedK - 1 into one
 // stage: a[k][r] = d[i0 + r][k] (transposed as it lands, 4 bytes at a time) and b[k][c] = d[k][j0 + c]
-// (16 bytes at a time). The copies run while the threads go on computing.
+// (16 bytes at a time). The copies run while the threads go on computing (step 10 puts that to use).
 template <int kTile>
 __device__ inline void stage_chunk(std::int32_t (*a)[MicroTileBlock<kTile>::kTransposedPitch], std::int32_t (*b)[kTile],
                                    const std::int32_t* d, int n, std::size_t i0, std::size_t j0, int k) {
@@ -116,12 +117,12 @@ struct StagedChunks {
 };
 
 // How the kernel goes through the kTile / kStagedK chunks of k of its round, the first chunk's copy
-// already started into stage 0. Step 08's one stage is here; step 09's two are in
-// 09_double_buffered_copies.cuh: `diff` the two run()s.
+// already started into stage 0. Step 08's one stage is here; step 10's two are in
+// 10_double_buffered_copies.cuh: `diff` the two run()s.
 template <int kStages, int kTile>
 struct ChunkLoop;
 
-// One stage (step 08): wait for the chunk, compute with it, and only then copy the next.
+// One stage (steps 08 and 09): wait for the chunk, compute with it, and only then copy the next.
 template <int kTile>
 struct ChunkLoop<1, kTile> {
   __device__ __forceinline__ static void run(const StagedChunks<kTile>& chunks, std::int32_t best[kMicroTile][kMicroTile]) {
@@ -136,8 +137,8 @@ struct ChunkLoop<1, kTile> {
   }
 };
 
-// The kernel: kStages = 1 in step 08, 2 from step 09 on (whose translation units include
-// 09_double_buffered_copies.cuh, where ChunkLoop<2> is). __launch_bounds__ asks for 512 threads per
+// The kernel: kStages = 1 in steps 08 and 09, 2 from step 10 on (whose translation units include
+// 10_double_buffered_copies.cuh, where ChunkLoop<2> is). __launch_bounds__ asks for 512 threads per
 // SM (two blocks of 256, eight of 64): at most 128 registers a thread.
 template <class Tiles, int kStages, int kTile = kRegisterTile>
 __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTileBlock<kTile>::kThreads)
@@ -173,7 +174,7 @@ __global__ void __launch_bounds__(MicroTileBlock<kTile>::kThreads, 512 / MicroTi
           make_int4(best[r][4 * half], best[r][4 * half + 1], best[r][4 * half + 2], best[r][4 * half + 3]);
 }
 
-// The plan of steps 08 to 11: n padded to a multiple of kTile (128 or 64, as round_width picks),
+// The plan of steps 08 to 13: n padded to a multiple of kTile (128 or 64, as round_width picks),
 // blocks of kTile^2 / 64 threads.
 template <int kTile = kRegisterTile>
 inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&, const LaunchPlan&) {
@@ -182,15 +183,16 @@ inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&,
   return p;
 }
 
-// The width of the rounds of steps 08 to 11: --tile's (requested.tile), or the steps' own choice
+// The width of the rounds of steps 08 to 13: --tile's (requested.tile), or the steps' own choice
 // for n. A round of 128 does the work of two rounds of 64 with half the launches and a tile that
 // reuses each value it loads twice as often; but phase 3 then comes in blocks of 256 threads, two to
 // an SM, and at small n there are too few of them to share out evenly (at n = 2048, 225 tiles for
 // the H100's 132 SMs: 93 SMs get two, 39 get one and then wait), while tiles of 64 come eight to an
 // SM and 961 of them. Rounds of 128 pay once phase 3's grid at that width, tiles x tiles blocks (those
 // of row and column kb return at once), makes kWavesFor128 full waves: measured on the H100 for
-// steps 08 and 11, rounds of 64 win up to n = 3072 (576 blocks, 2.2 waves) and, for step 11, rounds
-// of 128 from n = 4096 (1024 blocks, 3.9 waves) on (the README's table "rounds of 64 and of 128").
+// steps 09 and 12 (numbered 08 and 11 then), rounds of 64 win up to n = 3072 (576 blocks, 2.2 waves)
+// and, for step 12, rounds of 128 from n = 4096 (1024 blocks, 3.9 waves) on (the README's table
+// "rounds of 64 and of 128").
 constexpr int kWavesFor128 = 3;
 inline int round_width(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested) {
   if (requested.tile != 0) return requested.tile;
@@ -200,54 +202,43 @@ inline int round_width(std::size_t n, const course::DeviceFacts& device, const L
   return tiles * tiles >= kWavesFor128 * wave ? kRegisterTile : kRegisterTile / 2;
 }
 
-// Steps 08 and 09: step 07's rounds with phases 1 and 2 in registers (for 128 x 128 tiles, which need the
-// larger shared-memory limit for phase 2), with this phase 3 in kStages stages. Rounds and tiles of
-// 64 run the same kernels with blocks of 64 threads.
-template <int kTile = kRegisterTile>
-inline LaunchPlan register_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device,
-                                            const LaunchPlan& requested) {
-  allow_phase_shared_memory<kTile>(device);
-  return register_tiles_plan<kTile>(n, device, requested);
-}
-
 // Calls f(width) with the width (64 or 128) as a compile-time constant (std::integral_constant), so
-// that f can instantiate the kernels for it: steps 08 to 11 pick their plan and launcher this way.
+// that f can instantiate the kernels for it: steps 08 to 13 pick their plan and launcher this way.
 template <class F>
 decltype(auto) at_width(int width, F f) {
   if (width == 64) return f(std::integral_constant<int, 64>{});
   return f(std::integral_constant<int, kRegisterTile>{});
 }
 
-// Steps 08 and 09's plan at round_width's width.
-inline LaunchPlan register_tile_rounds_plan_for_n(std::size_t n, const course::DeviceFacts& device,
-                                                  const LaunchPlan& requested) {
-  return at_width(round_width(n, device, requested),
-                  [&](auto width) { return register_tile_rounds_plan<width()>(n, device, requested); });
-}
-
-// Steps 10 and 11's plan at round_width's width (their phase 2 is phase 3's kernel).
+// Steps 11 and 12's plan at round_width's width (their phase 2 is phase 3's kernel).
 inline LaunchPlan register_tiles_plan_for_n(std::size_t n, const course::DeviceFacts& device,
                                             const LaunchPlan& requested) {
   return at_width(round_width(n, device, requested),
                   [&](auto width) { return register_tiles_plan<width()>(n, device, requested); });
 }
 
-template <int kStages, int kTile = kRegisterTile>
-void run_register_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
-                              void* scratch, cudaStream_t stream) {
-  run_blocked<kTile>(graph, dist, n, plan, scratch, stream,
-                     [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t stream) {
-                       min_plus_registers<Phase3Tiles, kStages, kTile>
-                           <<<dim3(tiles, tiles), MicroTileBlock<kTile>::kThreads, 0, stream>>>(work, padded, kb);
-                     });
+// Steps 08 to 10: step 07's rounds (run_rounds, 07_blocked_shared_tiles.cuh) at round_width's width,
+// phases 1 and 2 by Phases (step 07's PlainPhases in step 08, step 09's RegisterPhases in steps 09 and
+// 10), each round closed by min_plus_registers<Phase3Tiles, kStages> over every tile outside row and
+// column kb. The plan lets the phases have the shared memory they need at the width.
+template <class Phases>
+inline LaunchPlan micro_tile_rounds_plan(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested) {
+  return at_width(round_width(n, device, requested), [&](auto width) {
+    Phases::template allow<decltype(width)::value>(device);
+    return register_tiles_plan<decltype(width)::value>(n, device, requested);
+  });
 }
 
-// Steps 08 and 09's rounds at the plan's width.
-template <int kStages>
-void run_register_tile_rounds_at_width(const std::int32_t* graph, std::int32_t* dist, std::size_t n,
-                                       const LaunchPlan& plan, void* scratch, cudaStream_t stream) {
+template <class Phases, int kStages>
+void run_micro_tile_rounds(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
+                           void* scratch, cudaStream_t stream) {
   at_width(plan.tile, [&](auto width) {
-    run_register_tile_rounds<kStages, width()>(graph, dist, n, plan, scratch, stream);
+    constexpr int kTile = decltype(width)::value;
+    run_rounds<kTile, Phases>(graph, dist, n, plan, scratch, stream,
+                              [](std::int32_t* work, int padded, int kb, int tiles, cudaStream_t s) {
+                                min_plus_registers<Phase3Tiles, kStages, kTile>
+                                    <<<dim3(tiles, tiles), MicroTileBlock<kTile>::kThreads, 0, s>>>(work, padded, kb);
+                              });
   });
 }
 

@@ -1,10 +1,9 @@
-// Lesson 04, step 08: phases 1 and 2 with the tile in registers, for the rounds of steps 08 to 11
-// (steps 10 and 11 keep phase 1). Step 07 closes its tiles as a textbook does, an element per thread
-// in shared memory and two barriers per k; here every thread keeps its elements of the tile in
-// registers, as step 08's micro-tiles do in phase 3, and two tools of other rungs meet them: a warp
-// shuffle (lesson 02's step 06) and two buffers used in turn (step 09's two stages). Step 07's
-// --register-phases runs these at its rounds of 32, to measure what they buy (the README's table
-// "step 07's phases 1 and 2, plain and in registers").
+// Lesson 04, step 09: phases 1 and 2 with the tile in registers, for the rounds of steps 09 and 10
+// (steps 11 to 14 keep phase 1; the story is in 09_register_phases.cu). Steps 07 and 08 close their
+// tiles as a textbook does, the tile in shared memory and two barriers per k
+// (07_blocked_shared_tiles.cuh); here every thread keeps its elements of the tile in registers, as
+// step 08's micro-tiles do in phase 3, and two tools of other rungs meet them: a warp shuffle (lesson
+// 02's step 06) and two buffers used in turn (the idea of step 10's two stages).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -77,7 +76,7 @@ struct TileCloser {
 // Phase 1 of round kb: the dependent tile on the diagonal, (kb, kb), closed over its own
 // TILE vertices by one block. Shared memory: 2 x TILE ints. __launch_bounds__ holds it to 32
 // registers a thread, so that its 1024 threads fit on an SM beside one block of step 08's phase 3
-// (step 11 runs the two side by side, on two streams).
+// (step 12 runs the two side by side, on two streams).
 template <int TILE>
 __global__ void __launch_bounds__(1024, 2) blocked_phase1(std::int32_t* d, int n, int kb) {
   extern __shared__ std::int32_t buffers[];
@@ -145,32 +144,23 @@ void launch_phase1(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
-// Launches phases 1 and 2 of round kb (phase 3 is each step's own).
-template <int TILE>
-void launch_phases_1_and_2(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
-  launch_phase1<TILE>(d, padded, kb, stream);
-  blocked_phase2<TILE><<<dim3(padded / TILE, 2), dim3(32, 32), (TILE + 2) * TILE * sizeof(std::int32_t), stream>>>(
-      d, padded, kb);
-  CUDA_CHECK_LAUNCH();
-}
-
-// Phase 2 with tiles of 128 x 128 needs more than the default 48 KB of shared memory; a GPU
-// that cannot give a block that much skips the step.
-template <int TILE>
-void allow_phase_shared_memory(const course::DeviceFacts& device) {
-  course::require_shared_memory(reinterpret_cast<const void*>(blocked_phase2<TILE>),
-                                (TILE + 2) * TILE * sizeof(std::int32_t), device, "phase 2 of the blocked steps");
-}
-
-// The rounds (07_blocked_shared_tiles.cuh) with phases 1 and 2 as above.
-template <int TILE, class Phase3>
-void run_blocked(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& plan,
-                 void* scratch, cudaStream_t stream, Phase3 phase3) {
-  run_rounds<TILE>(graph, dist, n, plan, scratch, stream,
-                   [](std::int32_t* work, int padded, int kb, int, cudaStream_t s) {
-                     launch_phases_1_and_2<TILE>(work, padded, kb, s);
-                   },
-                   phase3);
-}
+// Phases 1 and 2 as steps 09 and 10 launch them, in place of step 07's PlainPhases
+// (07_blocked_shared_tiles.cuh): allow<TILE>(device) lets phase 2 have its shared memory (tiles of 128
+// need more than the default 48 KB; a GPU that cannot give a block that much skips the step),
+// launch<TILE>(d, padded, kb, stream) runs round kb's phases 1 and 2.
+struct RegisterPhases {
+  template <int TILE>
+  static void allow(const course::DeviceFacts& device) {
+    course::require_shared_memory(reinterpret_cast<const void*>(blocked_phase2<TILE>),
+                                  (TILE + 2) * TILE * sizeof(std::int32_t), device, "phase 2 of the blocked steps");
+  }
+  template <int TILE>
+  static void launch(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
+    launch_phase1<TILE>(d, padded, kb, stream);
+    blocked_phase2<TILE><<<dim3(padded / TILE, 2), dim3(32, 32), (TILE + 2) * TILE * sizeof(std::int32_t), stream>>>(
+        d, padded, kb);
+    CUDA_CHECK_LAUNCH();
+  }
+};
 
 }  // namespace floyd_warshall

@@ -1,5 +1,5 @@
-// Lesson 04, step 09: phase 3's two shared-memory stages (the story is in 09_double_buffered_copies.cu).
-// Steps 10 and 11 include this header too: their phase 3 runs with two stages.
+// Lesson 04, step 10: phase 3's two shared-memory stages (the story is in 10_double_buffered_copies.cu).
+// Steps 11, 12 and 14 include this header too: their phase 3 runs with two stages.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -8,8 +8,8 @@
 
 namespace floyd_warshall {
 
-// Two stages (step 09 on), used in turn: before computing with chunk c in stage c % 2, start the copy
-// of chunk c + 1 into the other stage, then wait only for chunk c. Against step 08's ChunkLoop<1>,
+// Two stages (step 10 on), used in turn: before computing with chunk c in stage c % 2, start the copy
+// of chunk c + 1 into the other stage, then wait only for chunk c. Against step 09's ChunkLoop<1>,
 // the copy moves from after the computation to before it, and the wait lets one chunk stay in flight.
 template <int kTile>
 struct ChunkLoop<2, kTile> {

@@ -1,9 +1,9 @@
-// Lesson 04, step 10: phase 2 as a min-plus product, with no chain of k.
+// Lesson 04, step 11: phase 2 as a min-plus product, with no chain of k.
 //
-// What changed: phase 2 only. In steps 08 and 09 a block closes a tile of row kb (or column kb)
-// one k after another, 64 or 128 steps (the round's width) with a barrier between each, because for
-// k = 5 it needs d[5][j] as step k = 4 left it. Under the profiler at n = 512 (8 rounds of 64), step
-// 09's phase 2 takes longer than its phase 3 (the README's counters). But the chain is not needed
+// What changed: phase 2 only. In steps 08 to 10 a block closes a tile of row kb (or column kb)
+// one k after another, 64 or 128 steps (the round's width) with a barrier or two between each,
+// because for k = 5 it needs d[5][j] as step k = 4 left it. Under the profiler at n = 512 (8 rounds of 64), step
+// 10's phase 2 takes longer than its phase 3 (the README's counters). But the chain is not needed
 // once phase 1 has closed the diagonal tile D = tile (kb, kb).
 //
 // Take i in block kb, j outside it, and a shortest path from i to j whose intermediate vertices are
@@ -14,7 +14,7 @@
 // and, taking the FIRST vertex of block kb on the path, for a tile of column kb
 //   d[i][j] = min(d[i][j], min over k in block kb of d[i][k] + D[k][j]).
 // Both are min-plus products, d[i][k] from tile (bi, kb) and d[k][j] from tile (kb, bj), exactly
-// what phase 3 computes for its tiles. So the panels run step 09's phase-3 kernel: no barrier
+// what phase 3 computes for its tiles. So the panels run step 10's phase-3 kernel: no barrier
 // between the values of k, and 64 updates per thread for every four 16-byte loads. A tile may be
 // one of its own operands (tile (kb, bj) is B for itself); that is safe because a block reads all of
 // k before it writes its tile back, and no other block writes that tile in this launch.
@@ -29,8 +29,9 @@
 // --blocks are ignored.
 #include "floyd_warshall.h"
 #include "07_blocked_shared_tiles.cuh"
-#include "09_double_buffered_copies.cuh"
-#include "10_min_plus_panels.cuh"
+#include "09_register_phases.cuh"
+#include "10_double_buffered_copies.cuh"
+#include "11_min_plus_panels.cuh"
 
 namespace {
 
@@ -61,6 +62,6 @@ void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const Lau
 }  // namespace
 
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "10", "blocked, phase 2 as a min-plus product", "gpu", nullptr,
+    "11", "blocked, phase 2 as a min-plus product", "gpu", nullptr,
     floyd_warshall::register_tiles_plan_for_n, run,
     floyd_warshall::kDefaultVertices, 2049, false, true};

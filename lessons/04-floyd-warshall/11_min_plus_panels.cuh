@@ -1,5 +1,5 @@
-// Lesson 04, step 10: phase 2 as a min-plus product. Step 10 explains why it is exact; step 11
-// launches the same panels.
+// Lesson 04, step 11: phase 2 as a min-plus product. Step 11 explains why it is exact; steps 12 and
+// 14 launch the same panels, and step 13 the same tiles with its own kernel.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "course/check.h"
-#include "09_double_buffered_copies.cuh"
+#include "10_double_buffered_copies.cuh"
 
 namespace floyd_warshall {
 
@@ -22,7 +22,7 @@ struct PanelTiles {
   }
 };
 
-// Phase 2 of round kb: the panels, by the phase-3 kernel of steps 08 and 09. Needs phase 1 of round kb done.
+// Phase 2 of round kb: the panels, by the phase-3 kernel of steps 08 to 10. Needs phase 1 of round kb done.
 template <int kTile>
 void launch_panels(std::int32_t* d, int padded, int kb, cudaStream_t stream) {
   const int tiles = padded / kTile;

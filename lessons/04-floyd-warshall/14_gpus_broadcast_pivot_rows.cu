@@ -1,16 +1,16 @@
-// Lesson 04, step 12: every GPU of the machine, a band of tile rows each, and each round's pivot row
+// Lesson 04, step 14: every GPU of the machine, a band of tile rows each, and each round's pivot row
 // broadcast to all of them.
 //
 // What changed: the matrix leaves one GPU. With rounds of W (64 or 128) the padded matrix has
 // T = padded / W tile rows; GPU g of K updates tile rows g T / K to (g + 1) T / K - 1, its band. Round
 // kb needs two things a GPU may not hold:
 //   - tile column kb, for the rows it updates. That costs nothing: tile (bi, kb) of a band row lies in
-//     the same band, so every GPU closes the column tiles of its own band itself (step 10's panels,
+//     the same band, so every GPU closes the column tiles of its own band itself (step 11's panels,
 //     with the diagonal tile taken from the pivot row);
 //   - tile row kb, the pivot row, as phases 1 and 2 leave it. That one must travel: the GPU whose band
 //     holds it closes it (phase 1, then the row's panels) and one NCCL broadcast copies its W x padded
 //     distances into the same place of every other GPU's matrix.
-// Then every GPU runs phase 3 on its band. Step 11's look-ahead carries over: round kb + 1's pivot row
+// Then every GPU runs phase 3 on its band. Step 12's look-ahead carries over: round kb + 1's pivot row
 // needs only round kb's phase 3 on that tile row, so its owner updates that row first, on a second
 // stream of higher priority, closes it there, and round kb + 1's broadcast starts while every GPU's
 // phase 3 of round kb is still running. --in-turn instead waits for each round's broadcast before phase
@@ -23,7 +23,7 @@
 // only for the part of it that phase 3 does not cover. Neither the broadcast nor the owner's chain of
 // phase 1 and the row's panels shrinks as GPUs are added, while each GPU's share of phase 3 does, so at
 // small n they are what stops the scaling. And every GPU holds the whole matrix, so that the kernels of
-// steps 08 to 11 index it as on one GPU (the band and one tile row would do, with kernels that read
+// steps 08 to 13 index it as on one GPU (the band and one tile row would do, with kernels that read
 // the pivot row from a buffer of its own); at the end, each band is copied to GPU 0, where the
 // distances are left as every other step leaves them.
 //
@@ -33,7 +33,7 @@
 // on one machine; lesson 05's step 13 runs a process per GPU, which can reach past it.
 //
 // Launch: --gpus K (default: every GPU); rounds of --tile, or of 128 once a GPU's share of phase 3
-// fills three waves of tiles of 128 (step 08's rule, applied to a band); steps 10 and 11's kernels.
+// fills three waves of tiles of 128 (step 08's rule, applied to a band); steps 11 and 12's kernels.
 // --threads and --blocks are ignored.
 #include <cuda_runtime.h>
 
@@ -49,9 +49,10 @@
 #include "course/text_table.h"
 #include "course/timing.h"
 #include "07_blocked_shared_tiles.cuh"
-#include "09_double_buffered_copies.cuh"
-#include "10_min_plus_panels.cuh"
-#include "12_gpus_broadcast_pivot_rows.h"
+#include "09_register_phases.cuh"
+#include "10_double_buffered_copies.cuh"
+#include "11_min_plus_panels.cuh"
+#include "14_gpus_broadcast_pivot_rows.h"
 #include "floyd_warshall.h"
 
 namespace gpus_floyd_warshall {
@@ -91,7 +92,7 @@ struct RowPhase3Tiles {
   }
 };
 
-// One launch of the min-plus kernel (two stages, as from step 09) at the round's width.
+// One launch of the min-plus kernel (two stages, as from step 10) at the round's width.
 template <class Tiles>
 void min_plus(int width, dim3 grid, std::int32_t* d, int padded, int kb, Tiles tiles, cudaStream_t stream) {
   at_width(width, [&](auto w) {
@@ -271,7 +272,7 @@ class Gpus {
   }
 
   // Phases 1 and 2 of round kb on the pivot row, on the GPU that holds it: the diagonal tile, then the
-  // row's other tiles (step 10's panels, the row's half of the grid). The device is already set.
+  // row's other tiles (step 11's panels, the row's half of the grid). The device is already set.
   void close_pivot_row(int kb, Band& b, cudaStream_t stream) {
     const int padded = static_cast<int>(padded_);
     at_width(width_, [&](auto w) { floyd_warshall::launch_phase1<w()>(b.work.data(), padded, kb, stream); });
@@ -381,7 +382,7 @@ int print_scaling(const floyd_warshall::Input& in, const floyd_warshall::Request
                    k > 1 ? course::format_significant(broadcast_ms, 3) : "-",
                    k > 1 ? course::format_significant(100 * broadcast_ms / ms, 3) + "%" : "-", pass ? "PASS" : "FAIL"});
   }
-  std::cout << "Lesson 04, step 12: Floyd-Warshall, n = " << in.n << ", on 1 to " << every_gpu.size()
+  std::cout << "Lesson 04, step 14: Floyd-Warshall, n = " << in.n << ", on 1 to " << every_gpu.size()
             << " GPUs, a band of tile rows on each GPU; " << course::query_device(every_gpu[0]).name << ", medians of "
             << request.common.timing.reps << " runs\n\n";
   table.print(std::cout);
@@ -396,8 +397,8 @@ int print_scaling(const floyd_warshall::Input& in, const floyd_warshall::Request
 // The step's rung: its options are the lesson's, with --tile, --gpus, --scaling and --in-turn; this
 // page runs it (the plan and launch of a one-GPU step are not used).
 const floyd_warshall::Step floyd_warshall::kThisStep = {
-    "12", "every GPU, a band of rows each, the pivot row broadcast", "gpu", nullptr, nullptr, nullptr,
-    floyd_warshall::kDefaultVertices, 2049, false, true, false, true};
+    "14", "every GPU, a band of rows each, the pivot row broadcast", "gpu", nullptr, nullptr, nullptr,
+    floyd_warshall::kDefaultVertices, 2049, false, true, true};
 
 int main(int argc, char** argv) {
   // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.

@@ -124,9 +124,12 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.takes_tile)
     cli.add_integer_choice("tile", 0, {64, 128}, "vertices per round and side of a tile: 64 or 128 (0: the step's "
                                                  "choice for n)");
-  if (step.takes_register_phases)
-    cli.add_flag("register-phases", "phases 1 and 2 as step 08 writes them: the tile in registers, column k by "
-                                    "shuffle, row k through two shared buffers");
+  if (step.takes_slices) {
+    cli.add_integer_choice("chunk", 0, {16, 32}, "k values per slice that phase 3 copies at a time: 16 or 32 (0: the "
+                                                 "step's choice)");
+    cli.add_integer_choice("stages", 0, {2, 3}, "shared-memory stages of phase 3's slices: 2 or 3 (0: the step's "
+                                                "choice)");
+  }
   if (step.on_gpus) {
     cli.add_integer("gpus", 0, "GPUs to share the rows (default: every GPU of the machine)", 1, 4096);
     cli.add_flag("scaling", "print the table of 1, 2, 4, ... GPUs (as many as the machine has) instead of one run");
@@ -146,7 +149,10 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
     request.requested.blocks = static_cast<int>(cli.integer("blocks"));
   }
   if (step.takes_tile) request.requested.tile = static_cast<int>(cli.integer("tile"));
-  if (step.takes_register_phases) request.requested.register_phases = cli.flag("register-phases");
+  if (step.takes_slices) {
+    request.requested.chunk = static_cast<int>(cli.integer("chunk"));
+    request.requested.stages = static_cast<int>(cli.integer("stages"));
+  }
   if (step.on_gpus) {
     request.gpus = cli.integer("gpus");
     request.scaling = cli.flag("scaling");

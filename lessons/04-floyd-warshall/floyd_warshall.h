@@ -78,8 +78,9 @@ struct LaunchPlan {
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
   std::size_t padded = 0;         ///< n rounded up to the step's tile size (steps that pad)
   std::size_t scratch_bytes = 0;  ///< device scratch the step needs
-  int tile = 0;                   ///< vertices per round (--tile, steps 08 to 11; 0: the step's choice)
-  bool register_phases = false;   ///< --register-phases (step 07): step 08's phases 1 and 2, tiles in registers
+  int tile = 0;                   ///< vertices per round (--tile, steps 08 to 14; 0: the step's choice)
+  int chunk = 0;                  ///< --chunk (step 13): k values per copied slice of phase 3, 16 or 32 (0: the step's choice)
+  int stages = 0;                 ///< --stages (step 13): shared-memory stages of phase 3, 2 or 3 (0: the step's choice)
 };
 
 /// One rung of the ladder.
@@ -106,12 +107,12 @@ struct Step {
   std::size_t largest_test_vertices;
   /// CPU steps: whether the step uses every core (reported as "CPU, N threads").
   bool all_cores = false;
-  /// Whether the step takes --tile 64|128 (LaunchPlan::tile): the width of its rounds (steps 08 to 11).
+  /// Whether the step takes --tile 64|128 (LaunchPlan::tile): the width of its rounds (steps 08 to 14).
   bool takes_tile = false;
-  /// Whether the step takes --register-phases (LaunchPlan::register_phases): step 07.
-  bool takes_register_phases = false;
-  /// Whether the step takes --gpus K, --scaling and --in-turn (it runs on several GPUs): step 12.
+  /// Whether the step takes --gpus K, --scaling and --in-turn (it runs on several GPUs): step 14.
   bool on_gpus = false;
+  /// Whether the step takes --chunk 16|32 and --stages 2|3 (LaunchPlan::chunk, stages): step 13.
+  bool takes_slices = false;
 };
 
 /// The step a program or test was built with (each step file defines it).
@@ -121,10 +122,10 @@ extern const Step kThisStep;
 struct Request : course::StepRequest {
   GraphOptions graph;          ///< --n (or the step's default), --density, --max-weight, --parts, --seed
   std::string check = "auto";  ///< --check: full, sample or auto
-  LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile (0: the step's choice), --register-phases
-  long long gpus = 0;          ///< --gpus (step 12): how many GPUs, 0 for every GPU of the machine
-  bool scaling = false;        ///< --scaling (step 12): the table of 1, 2, 4, ... GPUs instead of one run
-  bool in_turn = false;        ///< --in-turn (step 12): each round's broadcast waited for, not overlapped
+  LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile, --chunk, --stages (0: the step's choice)
+  long long gpus = 0;          ///< --gpus (step 14): how many GPUs, 0 for every GPU of the machine
+  bool scaling = false;        ///< --scaling (step 14): the table of 1, 2, 4, ... GPUs instead of one run
+  bool in_turn = false;        ///< --in-turn (step 14): each round's broadcast waited for, not overlapped
 };
 
 /// Lesson 04 as the course's step skeleton sees it (course/step_program.h): its options, its
@@ -161,7 +162,7 @@ Input load_input(const Request& request);
 
 /// Finishes a GPU step's measurement: checks `dist` exactly (against the CPU reference, or rows by
 /// Dijkstra, as --check says), adds the GPU and its integer ceiling, prints the report and writes
-/// --output. Returns the program's exit code (0 only on PASS). A step on @p gpus GPUs (step 12) names
+/// --output. Returns the program's exit code (0 only on PASS). A step on @p gpus GPUs (step 14) names
 /// them, says how it launched (@p launch) and counts every GPU's issue rate in its ceiling.
 int report_gpu(course::Measurement m, const Input& in, const std::vector<std::int32_t>& dist,
                const Request& request, int gpus = 1, const std::string& launch = "");

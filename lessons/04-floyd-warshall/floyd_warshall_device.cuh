@@ -1,7 +1,7 @@
 // Lesson 04, Floyd-Warshall: the plumbing the GPU steps share. The device code each step teaches is in
 // that step's file, or in a header named after it when a later step reuses it (04_gpu_launch_per_k.cuh,
-// 05_grid_sync.cuh, 07_blocked_shared_tiles.cuh, 08_register_phases.cuh, 08_blocked_register_tiles.cuh,
-// 09_double_buffered_copies.cuh, 10_min_plus_panels.cuh).
+// 05_grid_sync.cuh, 07_blocked_shared_tiles.cuh, 08_blocked_register_tiles.cuh, 09_register_phases.cuh,
+// 10_double_buffered_copies.cuh, 11_min_plus_panels.cuh, 12_look_ahead.cuh, 13_lean_main_loop.cuh).
 #pragma once
 
 #include <cuda_runtime.h>

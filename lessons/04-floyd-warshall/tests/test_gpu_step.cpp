@@ -26,8 +26,9 @@ void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
     if (got[e] != expected[e] && wrong++ == 0) first = e;
   INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
                << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "")
-               << (requested.register_phases ? ", phases 1 and 2 in registers" : "") << ": "
-               << wrong << " wrong distances; first at [" << first / n << "][" << first % n << "]: got "
+               << (requested.chunk ? ", chunk " + std::to_string(requested.chunk) : "")
+               << (requested.stages ? ", stages " + std::to_string(requested.stages) : "") << ": " << wrong
+               << " wrong distances; first at [" << first / n << "][" << first % n << "]: got "
                << got[first] << ", expected " << expected[first]);
   REQUIRE(wrong == 0);
 }
@@ -45,7 +46,7 @@ std::vector<std::size_t> sizes_for_this_step() {
 // (weights 1 to 7).
 enum class Chain { kForward, kBackward };
 
-// A launch option (--tile, --register-phases) gives the CPU's distances on seeded graphs up to n = 1000
+// A launch option (--tile, --chunk, --stages) gives the CPU's distances on seeded graphs up to n = 1000
 // and on one chain of n = 300 (fewer where the step is tested smaller), whose every distance runs
 // through every round.
 void require_option_matches(const floyd_warshall::LaunchPlan& requested, std::uint64_t seed, Chain way) {
@@ -131,7 +132,7 @@ TEST_CASE("any launch configuration gives the same distances") {
 }
 
 TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distances") {
-  // Steps 08 to 11 take the option: their kernels on tiles of 64 (phase 3 in blocks of 64 threads) or
+  // Steps 08 to 13 take the option: their kernels on tiles of 64 (phase 3 in blocks of 64 threads) or
   // of 128, whatever the width they would choose for n. The other steps ignore it and must still be right.
   for (int tile : {64, 128}) {
     floyd_warshall::LaunchPlan requested;
@@ -140,10 +141,17 @@ TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distanc
   }
 }
 
-TEST_CASE("phases 1 and 2 in registers (--register-phases) give the same distances") {
-  // Step 07 takes the option: its rounds with step 08's phases 1 and 2, the tile in registers. The
-  // other steps ignore it and must still be right.
-  floyd_warshall::LaunchPlan requested;
-  requested.register_phases = true;
-  require_option_matches(requested, 15, Chain::kBackward);
+TEST_CASE("slices of 16 and 32 in 2 and 3 stages (--chunk, --stages) give the same distances") {
+  // Step 13 takes the options, at either width; the other steps ignore them and must still be right.
+  // Three stages run the chain the other way.
+  for (int tile : {64, 128})
+    for (int chunk : {16, 32})
+      for (int stages : {2, 3}) {
+        floyd_warshall::LaunchPlan requested;
+        requested.tile = tile;
+        requested.chunk = chunk;
+        requested.stages = stages;
+        require_option_matches(requested, 16 + static_cast<std::uint64_t>(stages),
+                               stages == 3 ? Chain::kBackward : Chain::kForward);
+      }
 }

@@ -1,7 +1,7 @@
-// Tests of lesson 04's step 12 (lesson04_12_gpus_broadcast_pivot_rows_test): the distances from a band of
+// Tests of lesson 04's step 14 (lesson04_14_gpus_broadcast_pivot_rows_test): the distances from a band of
 // tile rows on each GPU, with the pivot row broadcast every round, must equal the CPU reference exactly,
 // on one GPU and on every GPU of the machine, in rounds of 64 and of 128, overlapped and in turn (on a
-// machine of one GPU the two are the same test; the CTest test "lesson04.12_gpus_broadcast_pivot_rows:
+// machine of one GPU the two are the same test; the CTest test "lesson04.14_gpus_broadcast_pivot_rows:
 // ... on 2 GPUs" runs the program on two, or is skipped).
 #include <catch2/catch.hpp>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "12_gpus_broadcast_pivot_rows.h"
+#include "14_gpus_broadcast_pivot_rows.h"
 #include "course/gpus.h"
 #include "floyd_warshall.h"
 
