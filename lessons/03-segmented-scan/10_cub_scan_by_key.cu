@@ -1,4 +1,4 @@
-// Lesson 03, step 09: the library reference, cub::DeviceScan::InclusiveScanByKey.
+// Lesson 03, step 10: the library reference, cub::DeviceScan::InclusiveScanByKey.
 //
 // CUB scans by key: a new segment starts wherever a key is not "equal" to the key before it, as judged
 // by an equality functor it calls as equality(previous key, key). We have head flags, not keys, so
@@ -60,5 +60,5 @@ void run(const void* values, const std::uint8_t* flags, void* result, std::size_
 
 }  // namespace
 
-const segscan::Step segscan::kThisStep = {"09", "cub::DeviceScan::InclusiveScanByKey (library)", "library", nullptr,
+const segscan::Step segscan::kThisStep = {"10", "cub::DeviceScan::InclusiveScanByKey (library)", "library", nullptr,
                                           plan, run, 0};

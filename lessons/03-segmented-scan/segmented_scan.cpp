@@ -278,6 +278,11 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
   if (step.options & kStagedLoadsOption)
     cli.add_flag("staged-loads", "each warp reads and writes 32 neighbouring elements at a time (4 bytes each) and "
                                  "hands each thread its elements through shared memory");
+  if (step.options & kPrefetchOption)
+    cli.add_integer("prefetch-tiles", -1,
+                    "how many tiles ahead of its own each block prefetches into the L2 cache (0: none; -1: the "
+                    "step's choice)",
+                    -1, 1 << 20);
 }
 
 void Lesson::read(const course::CommandLine& cli, const Step& step, Request& request) {
@@ -291,6 +296,7 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.options & kPaddingOption) request.requested.padding = !cli.flag("no-padding");
   if (step.options & kScalarLoadsOption) request.requested.scalar_loads = cli.flag("scalar-loads");
   if (step.options & kStagedLoadsOption) request.requested.staged_loads = cli.flag("staged-loads");
+  if (step.options & kPrefetchOption) request.requested.prefetch_tiles = static_cast<int>(cli.integer("prefetch-tiles"));
   if (request.requested.scalar_loads && request.requested.staged_loads)
     throw course::UsageError("--scalar-loads and --staged-loads cannot be combined");
   if (!request.common.input.empty()) request.scan.type = file_value_type(request.common.input);

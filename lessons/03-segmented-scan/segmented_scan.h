@@ -155,6 +155,8 @@ struct LaunchPlan {
   bool scalar_loads = false;     ///< step 07: each thread reads and writes its run one element at a time
   bool staged_loads = false;     ///< step 07: each warp reads and writes 32 neighbouring elements at a time,
                                  ///< and hands each thread its run through shared memory
+  int prefetch_tiles = -1;       ///< step 09: how many tiles ahead each block prefetches into L2 (0: none;
+                                 ///< -1 in a request: the step's choice)
   std::size_t shared_bytes = 0;  ///< dynamic shared memory per block (step 07 with staged_loads)
   std::size_t scratch_bytes = 0; ///< device scratch the step needs
 };
@@ -166,6 +168,7 @@ enum StepOption : unsigned {
   kPaddingOption = 4u,  ///< --no-padding
   kScalarLoadsOption = 8u,  ///< --scalar-loads
   kStagedLoadsOption = 16u,  ///< --staged-loads
+  kPrefetchOption = 32u,     ///< --prefetch-tiles
 };
 
 /// One rung of the ladder.
@@ -178,7 +181,7 @@ struct Step {
   void (*run_cpu)(const void* values, const std::uint8_t* flags, void* result, std::size_t n, Scan scan);
 
   /// GPU steps: the launch for n elements; `requested` carries --threads, --items, --no-padding,
-  /// --scalar-loads, --staged-loads.
+  /// --scalar-loads, --staged-loads, --prefetch-tiles.
   LaunchPlan (*plan)(std::size_t n, Scan scan, const course::DeviceFacts& device, const LaunchPlan& requested);
 
   /// GPU steps: enqueues the scan into stream. values, flags and result are in device memory (result
@@ -202,7 +205,8 @@ struct Request : course::StepRequest {
   std::size_t n = kDefaultCount;
   Scan scan;
   Pattern pattern = Pattern::Random;
-  LaunchPlan requested;         ///< --threads, --items, --no-padding, --scalar-loads, --staged-loads
+  LaunchPlan requested;         ///< --threads, --items, --no-padding, --scalar-loads, --staged-loads,
+                                ///< --prefetch-tiles
   bool host_clock = false;      ///< --host-clock: time on the host, launches and the wait included
 };
 

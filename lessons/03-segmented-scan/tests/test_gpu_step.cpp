@@ -31,7 +31,8 @@ void require_step_matches(std::size_t n, Pattern pattern, std::uint64_t seed,
   INFO("step " << kThisStep.number << ", " << segscan::name_of(scan.type) << " " << segscan::name_of(scan.op)
                << ", n = " << n << ", " << segscan::name_of(pattern) << " segments, seed " << seed << ", threads "
                << requested.threads << ", items " << requested.items << ", padding " << requested.padding
-               << ", scalar loads " << requested.scalar_loads << ", staged loads " << requested.staged_loads << ": "
+               << ", scalar loads " << requested.scalar_loads << ", staged loads " << requested.staged_loads
+               << ", prefetch tiles " << requested.prefetch_tiles << ": "
                << v.describe());
   REQUIRE(v.pass);
 }
@@ -109,6 +110,12 @@ TEST_CASE("every launch configuration the step accepts gives the same answer") {
       segscan::LaunchPlan r;
       r.items = items;
       r.staged_loads = true;
+      plans.push_back(r);
+    }
+  if (kThisStep.options & segscan::kPrefetchOption)
+    for (int tiles : {0, 1, 7}) {
+      segscan::LaunchPlan r;
+      r.prefetch_tiles = tiles;
       plans.push_back(r);
     }
   for (const segscan::LaunchPlan& requested : plans)
