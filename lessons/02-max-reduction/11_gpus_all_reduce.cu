@@ -12,7 +12,8 @@
 // its time is the collective's start-up and a trip between the GPUs, which does not shrink as GPUs
 // are added, while each GPU's share does; at 40,960,000 floats one GPU's whole reduction is already
 // short, so the all-reduce soon weighs as much as the work (--scaling prints the table of 1, 2, 4, ...
-// GPUs with the all-reduce timed alone: the README's table). One process drives every GPU, as in
+// GPUs with the time lost against perfect scaling split into the all-reduce, each share's fixed costs
+// and the slowest share: the README's table). One process drives every GPU, as in
 // lesson 05's step 12: the device set before each GPU's calls, a stream and an NCCL communicator per
 // GPU (ncclCommInitAll), the all-reduce's calls grouped (see all_reduce() below). ncclCommInitAll
 // makes the communicators of one process's GPUs, so the step runs on one machine; lesson 05's step 13
@@ -28,9 +29,9 @@
 
 #include "course/buffers.h"
 #include "course/gpus.h"
+#include "course/scaling.h"
 #include "course/launch.h"
 #include "course/step_program.h"
-#include "course/text_table.h"
 #include "course/timing.h"
 #include "08_grid_sync_single_pass.cuh"
 #include "11_gpus_all_reduce.h"
@@ -73,6 +74,13 @@ struct Share {
   Share& operator=(const Share&) = delete;
 };
 
+// Step 08's single pass on one GPU's share, into that GPU's stream.
+void run_share(const Share& s) {
+  CUDA_CHECK(cudaSetDevice(s.device));
+  launch_grid_synchronized_max(s.values.data(), s.count, s.block_maxima.data(), s.result.data(), s.blocks, s.threads,
+                               s.stream);
+}
+
 // The GPUs at work: a share each, and (on more than one) an NCCL communicator each.
 class Gpus {
  public:
@@ -95,12 +103,13 @@ class Gpus {
 
   // Every GPU's maximum, by step 08's kernel on its share; then the all-reduce.
   void run() {
-    for (const auto& s : shares_) {
-      CUDA_CHECK(cudaSetDevice(s->device));
-      launch_grid_synchronized_max(s->values.data(), s->count, s->block_maxima.data(), s->result.data(), s->blocks,
-                                   s->threads, s->stream);
-    }
+    run_shares();
     all_reduce();
+  }
+
+  // The shares alone, without the all-reduce (--scaling times them apart).
+  void run_shares() {
+    for (const auto& s : shares_) run_share(*s);
   }
 
   // The largest of the GPUs' maxima, on every GPU: one float, one call per GPU, grouped. One thread
@@ -164,33 +173,38 @@ float run_on_gpus(const std::vector<float>& values, int gpus) {
   return machine.result();
 }
 
-// --scaling: the same array on 1, 2, 4, ... GPUs (as many as the machine has), each time with the
-// all-reduce also timed alone, and every answer checked.
+// --scaling: the same array on 1, 2, 4, ... GPUs (as many as the machine has), every answer checked,
+// and on K GPUs the time lost against perfect scaling split into what it is made of (course/scaling.h):
+// the shares on every GPU are timed without the all-reduce, GPU 0's share also on its own, and the
+// all-reduce alone.
 int print_scaling(const std::vector<float>& values, const max_reduction::Request& request) {
   const std::vector<int> every_gpu = course::gpus_for(0);
   const float expected = max_reduction::reference_max(values.data(), values.size());
-  course::TextTable table({"GPUs", "time ms", "speed-up", "efficiency", "all-reduce ms", "all-reduce share", "check"});
-  double one_gpu_ms = 0;
+  const course::TimingOptions& timing = request.common.timing;
+  course::ScalingTable table("share", "all-reduce");
   bool all_pass = true;
   for (std::size_t k = 1; k <= every_gpu.size(); k *= 2) {
     Gpus machine(values, std::vector<int>(every_gpu.begin(), every_gpu.begin() + static_cast<long>(k)));
-    const double ms = machine.time([&] { machine.run(); }, request.common.timing).median_ms;
+    course::ScalingTimes times;
+    times.run_ms = machine.time([&] { machine.run(); }, timing).median_ms;
     const bool pass = machine.result() == expected;
     all_pass = all_pass && pass;
-    if (k == 1) one_gpu_ms = ms;
-    const double reduce_ms = k > 1 ? machine.time([&] { machine.all_reduce(); }, request.common.timing).median_ms : 0;
-    const double speedup = one_gpu_ms / ms;
-    table.add_row({std::to_string(k), course::format_significant(ms, 4), course::format_significant(speedup, 3) + "x",
-                   course::format_significant(100 * speedup / static_cast<double>(k), 3) + "%",
-                   k > 1 ? course::format_significant(reduce_ms, 3) : "-",
-                   k > 1 ? course::format_significant(100 * reduce_ms / ms, 3) + "%" : "-", pass ? "PASS" : "FAIL"});
+    if (k == 1) {
+      table.add_one_gpu(times.run_ms, pass);
+      continue;
+    }
+    times.parts_together_ms = machine.time([&] { machine.run_shares(); }, timing).median_ms;
+    times.collective_alone_ms = machine.time([&] { machine.all_reduce(); }, timing).median_ms;
+    Share lone(values, every_gpu[0], 0, k);  // GPU 0's share, with the GPU to itself
+    times.part_alone_ms =
+        course::time_gpus([&] { run_share(lone); }, timing, {lone.device}, {lone.stream}).median_ms;
+    table.add(k, times, pass);
   }
   std::cout << "Lesson 02, step 11: the largest of " << values.size() << " floats on 1 to " << every_gpu.size()
             << " GPUs, a share of the array on each GPU; " << course::query_device(every_gpu[0]).name
-            << ", medians of " << request.common.timing.reps << " runs\n\n";
+            << ", medians of " << timing.reps << " runs\n\n";
   table.print(std::cout);
-  std::cout << "\nspeed-up and efficiency against 1 GPU (step 08's kernel on the whole array); the all-reduce of "
-               "one float timed alone, and as a share of the time\n";
+  std::cout << "T1: step 08's kernel on the whole array; the all-reduce carries one float\n";
   return all_pass ? course::kExitPass : course::kExitFail;
 }
 

@@ -11,9 +11,10 @@
 // all-reduce's buffer is N floats per GPU (C, 64 KB at the default size), carried over NVLink where
 // the GPUs have it.
 //
-// What it costs: the all-reduce, whose time does not shrink as GPUs are added, so it is what stops the
-// scaling once the bands get small; --scaling prints the table of 1, 2, 4, ... GPUs with the
-// all-reduce timed alone (the README's table). And A must be cut before it reaches the GPUs: each band
+// What it costs: the all-reduce, whose time does not shrink as GPUs are added, and each band's fixed
+// costs (its launches, its last pass), which do not shrink with the band either; --scaling prints the
+// table of 1, 2, 4, ... GPUs with the time lost against perfect scaling split into those parts and
+// the slowest band (the README's table). And A must be cut before it reaches the GPUs: each band
 // is copied to its own GPU.
 //
 // The host side is on this page: one process drives every GPU, setting the device before each GPU's
@@ -34,8 +35,8 @@
 
 #include "course/buffers.h"
 #include "course/gpus.h"
+#include "course/scaling.h"
 #include "course/step_program.h"
-#include "course/text_table.h"
 #include "course/timing.h"
 #include "course/verify.h"
 #include "12_gpus_all_reduce.cuh"
@@ -65,11 +66,16 @@ class Gpus {
 
   // Every GPU's part of C, by step 10's kernels on its band; then the all-reduce.
   void run() {
+    run_bands();
+    all_reduce();
+  }
+
+  // The bands alone, without the all-reduce (--scaling times them apart).
+  void run_bands() {
     for (const auto& b : bands_) {
       CUDA_CHECK(cudaSetDevice(b->device));
       b->run(columns_);
     }
-    all_reduce();
   }
 
   // C = the sum of the GPUs' parts, on every GPU: one call per GPU, grouped so that one thread can make
@@ -137,36 +143,43 @@ std::vector<float> run_on_gpus(const matvec::Problem& p, int gpus, const LaunchP
   return machine.result();
 }
 
-// --scaling: the same problem on 1, 2, 4, ... GPUs (as many as the machine has), each time with the
-// all-reduce also timed alone, and every answer checked.
+// --scaling: the same problem on 1, 2, 4, ... GPUs (as many as the machine has), every answer checked,
+// and on K GPUs the time lost against perfect scaling split into what it is made of (course/scaling.h):
+// the bands on every GPU are timed without the all-reduce, GPU 0's band also on its own, and the
+// all-reduce alone.
 int print_scaling(const matvec::Problem& p, const matvec::Request& request) {
   const std::vector<int> every_gpu = course::gpus_for(0);
   const std::vector<double> expected = matvec::reference(p);
   const course::Tolerance tolerance = matvec::tolerance(p, expected);
-  course::TextTable table({"GPUs", "time ms", "speed-up", "efficiency", "all-reduce ms", "all-reduce share", "check"});
-  double one_gpu_ms = 0;
+  const course::TimingOptions& timing = request.common.timing;
+  course::ScalingTable table("band", "all-reduce");
   bool all_pass = true;
   for (std::size_t k = 1; k <= every_gpu.size(); k *= 2) {
     Gpus machine(p, std::vector<int>(every_gpu.begin(), every_gpu.begin() + static_cast<long>(k)), request.requested);
-    const double ms = machine.time([&] { machine.run(); }, request.common.timing).median_ms;
-    const course::Verdict verdict =
-        course::compare_close(machine.result().data(), expected.data(), p.columns, tolerance);
-    all_pass = all_pass && verdict.pass;
-    if (k == 1) one_gpu_ms = ms;
-    const double reduce_ms = k > 1 ? machine.time([&] { machine.all_reduce(); }, request.common.timing).median_ms : 0;
-    const double speedup = one_gpu_ms / ms;
-    table.add_row({std::to_string(k), course::format_significant(ms, 4), course::format_significant(speedup, 3) + "x",
-                   course::format_significant(100 * speedup / static_cast<double>(k), 3) + "%",
-                   k > 1 ? course::format_significant(reduce_ms, 3) : "-",
-                   k > 1 ? course::format_significant(100 * reduce_ms / ms, 3) + "%" : "-",
-                   verdict.pass ? "PASS" : "FAIL"});
+    course::ScalingTimes times;
+    times.run_ms = machine.time([&] { machine.run(); }, timing).median_ms;
+    const bool pass = course::compare_close(machine.result().data(), expected.data(), p.columns, tolerance).pass;
+    all_pass = all_pass && pass;
+    if (k == 1) {
+      table.add_one_gpu(times.run_ms, pass);
+      continue;
+    }
+    times.parts_together_ms = machine.time([&] { machine.run_bands(); }, timing).median_ms;
+    times.collective_alone_ms = machine.time([&] { machine.all_reduce(); }, timing).median_ms;
+    Band lone(p, every_gpu[0], 0, k, request.requested);  // GPU 0's band, with the GPU to itself
+    times.part_alone_ms = course::time_gpus([&] {
+                                              CUDA_CHECK(cudaSetDevice(lone.device));
+                                              lone.run(p.columns);
+                                            },
+                                            timing, {lone.device}, {lone.stream})
+                              .median_ms;
+    table.add(k, times, pass);
   }
   std::cout << "Lesson 05, step 12: C = A^T (A v) on 1 to " << every_gpu.size() << " GPUs, " << p.rows << " x "
             << p.columns << ", a band of A's rows on each GPU; " << course::query_device(every_gpu[0]).name
-            << ", medians of " << request.common.timing.reps << " runs\n\n";
+            << ", medians of " << timing.reps << " runs\n\n";
   table.print(std::cout);
-  std::cout << "\nspeed-up and efficiency against 1 GPU (step 10's kernels on the whole of A); the all-reduce of "
-            << p.columns << " floats timed alone, and as a share of the time\n";
+  std::cout << "T1: step 10's kernels on the whole of A; the all-reduce adds " << p.columns << " floats\n";
   return all_pass ? course::kExitPass : course::kExitFail;
 }
 
