@@ -54,16 +54,15 @@ int main(int argc, char** argv) {
     course::CommandLine cli(course::program_name(argv[0]),
                             "Lesson 01: the accuracy of the norm expansion (steps 08 to 14) beside the "
                             "direct form (step 07) on data ever farther from the origin.");
-    cli.add_size("m", 1024, "rows of A", 1, 65536);
-    cli.add_size("k", 1024, "rows of B", 1, 65536);
-    cli.add_size("n", 1024, "elements of every vector", 1, 65536);
-    cli.add_integer("seed", 1, "seed of the generator", 0, 1LL << 62);
+    distance::add_report_options(cli, 1024);
     if (!cli.parse(argc, argv)) return course::kExitPass;
     const std::size_t m = cli.size("m"), k = cli.size("k"), n = cli.size("n");
     const course::DeviceFacts device = course::query_device();  // no GPU: skipped (exit 77)
-    course::ensure_device_memory((m * n + k * n + m * k + m + k) * sizeof(float), "A, B, C and the norms");
-    course::DeviceBuffer<float> a(m * n, "matrix A"), b(k * n, "matrix B"), c(m * k, "matrix C");
-    course::DeviceBuffer<unsigned char> scratch(cublas_norms::scratch_bytes(m, k), "row norms");
+    distance::ReportBuffers buffers(m, k, n);
+    course::DeviceBuffer<float>& a = buffers.a;
+    course::DeviceBuffer<float>& b = buffers.b;
+    course::DeviceBuffer<float>& c = buffers.c;
+    course::DeviceBuffer<unsigned char>& scratch = buffers.norms;
     cublas_norms::handle();  // both handles, outside the runs
 
     const bool tensor_cores = tf32_tensor_cores::tf32_available(device.compute_major);

@@ -445,6 +445,21 @@ std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p, bool scalar_l
   return c.to_host();
 }
 
+void add_report_options(course::CommandLine& cli, std::size_t size) {
+  cli.add_size("m", size, "rows of A", 1, 65536);
+  cli.add_size("k", size, "rows of B", 1, 65536);
+  cli.add_size("n", size, "elements of every vector", 1, 65536);
+  cli.add_integer("seed", 1, "seed of the generator", 0, 1LL << 62);
+}
+
+ReportBuffers::ReportBuffers(std::size_t m, std::size_t k, std::size_t n) {
+  course::ensure_device_memory((m * n + k * n + m * k + m + k) * sizeof(float), "A, B, C and the norms");
+  a = course::DeviceBuffer<float>(m * n, "matrix A");
+  b = course::DeviceBuffer<float>(k * n, "matrix B");
+  c = course::DeviceBuffer<float>(m * k, "matrix C");
+  norms = course::DeviceBuffer<unsigned char>((m + k) * sizeof(float), "row norms");
+}
+
 // The two element types the lesson computes with.
 template Problem<float> read_problem<float>(const std::string&);
 template Problem<std::int32_t> read_problem<std::int32_t>(const std::string&);

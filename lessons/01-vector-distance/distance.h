@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "course/buffers.h"
+#include "course/cli.h"
 #include "course/device.h"
 #include "course/report.h"
 #include "course/step_program.h"
@@ -212,5 +214,17 @@ int finish(course::Measurement m, const Step& step, const Problem<T>& p, const s
 /// Runs a GPU step once on `p` (C poisoned first) and returns C. Used by the tests.
 template <class T>
 std::vector<T> run_gpu_once(const Step& step, const Problem<T>& p, bool scalar_loads = false);
+
+/// The options of the lesson's report programs (lesson01_accuracy, lesson01_register_tile_shapes):
+/// --m, --k and --n, each `size` by default, and --seed.
+void add_report_options(course::CommandLine& cli, std::size_t size);
+
+/// What a report program runs its kernels on: A, B and C of an M x K x N float32 problem in device
+/// memory, and room for the row norms (M + K floats). Refuses sizes the GPU's memory cannot hold.
+struct ReportBuffers {
+  ReportBuffers(std::size_t m, std::size_t k, std::size_t n);
+  course::DeviceBuffer<float> a, b, c;
+  course::DeviceBuffer<unsigned char> norms;
+};
 
 }  // namespace distance
