@@ -22,10 +22,12 @@ namespace matvec {
 // order, so this kernel adds its inputs in one fixed order: the same partials give the same sums, bit
 // for bit (float addition in another order could round differently). Partials that change from run to
 // run, as step 07's warp layout writes them, still change the sums.
+// add_partials is that work for blocks of T threads, over whatever grid runs it (step 10b runs it at
+// the end of its fused kernels); sum_partials is a kernel of it alone.
 constexpr int kSumThreads = 256;
-static __global__ void __launch_bounds__(kSumThreads)
-    sum_partials(const float* partial, int parts, std::size_t length, float* out) {
-  constexpr int kWarps = kSumThreads / 32;
+template <int T>
+__device__ inline void add_partials(const float* partial, int parts, std::size_t length, float* out) {
+  constexpr int kWarps = T / 32;
   __shared__ float sums[kWarps][32];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (std::size_t x0 = blockIdx.x * std::size_t{32}; x0 < length; x0 += gridDim.x * std::size_t{32}) {
@@ -43,6 +45,11 @@ static __global__ void __launch_bounds__(kSumThreads)
     }
     __syncthreads();  // sums is free for the next 32 x
   }
+}
+
+static __global__ void __launch_bounds__(kSumThreads)
+    sum_partials(const float* partial, int parts, std::size_t length, float* out) {
+  add_partials<kSumThreads>(partial, parts, length, out);
 }
 
 inline void launch_sum_partials(const float* partial, int parts, std::size_t length, float* out, cudaStream_t stream) {

@@ -36,8 +36,8 @@ __device__ inline void load_row_group(const float* a, std::size_t first_row, std
 }
 
 template <int E, int T, bool kPrefetch>
-__global__ void __launch_bounds__(T, 1024 / T)
-    fused_block_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+__device__ inline void block_rows_body(const float* a, const float* v, float* partial, std::size_t rows,
+                                       std::size_t columns) {
   constexpr int R = kValuesPerThread / E;
   extern __shared__ float v_shared[];
   __shared__ float4 warp_sums[2][R][T / 32 / 4];  // the warps' sums, 4 to a float4
@@ -91,6 +91,13 @@ __global__ void __launch_bounds__(T, 1024 / T)
     const std::size_t j = threadIdx.x + static_cast<std::size_t>(k) * T;
     if (j < columns) partial[blockIdx.x * columns + j] = c_share[k];
   }
+}
+
+// The kernel is its body alone (step 10b runs the same body and then finishes C).
+template <int E, int T, bool kPrefetch>
+__global__ void __launch_bounds__(T, 1024 / T)
+    fused_block_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  block_rows_body<E, T, kPrefetch>(a, v, partial, rows, columns);
 }
 
 // Threads per block for rows of `columns` elements.

@@ -31,8 +31,8 @@ __device__ inline void load_lane_columns(const float* row, std::size_t columns, 
 }
 
 template <int E>
-__global__ void __launch_bounds__(kThreads, 2)
-    fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+__device__ inline void warp_rows_body(const float* a, const float* v, float* partial, std::size_t rows,
+                                      std::size_t columns) {
   __shared__ float block_c[32 * E];
   const std::size_t warp = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
@@ -61,6 +61,13 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
   __syncthreads();
   for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) partial[blockIdx.x * columns + j] = block_c[j];
+}
+
+// The kernel is its body alone (step 10b runs the same body and then finishes C).
+template <int E>
+__global__ void __launch_bounds__(kThreads, 2)
+    fused_warp_rows(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  warp_rows_body<E>(a, v, partial, rows, columns);
 }
 
 // The kernel for E values per lane (1 to 16).

@@ -61,9 +61,9 @@ constexpr bool kSharedVectors = E >= 32 && kWay != kVectorsInRegisters;
 template <int E, int kWay>
 constexpr int kBlocksPerSm = E >= 32 && kWay == kVectorsInRegisters ? 1 : 2;
 
-template <int E, bool kPrefetch, int kWay = kWholeLines>
-__global__ void __launch_bounds__(kThreads, (kBlocksPerSm<E, kWay>))
-    fused_warp_rows_with_ways(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+template <int E, bool kPrefetch, int kWay>
+__device__ inline void warp_rows_ways_body(const float* a, const float* v, float* partial, std::size_t rows,
+                                           std::size_t columns) {
   constexpr int kWarps = kThreads / 32;
   constexpr bool kShared = kSharedVectors<E, kWay>;
   constexpr int kSharedWords = kShared ? 32 + kMaxColumns + 32 : 1;  // padded for the lines' shift
@@ -138,6 +138,13 @@ __global__ void __launch_bounds__(kThreads, (kBlocksPerSm<E, kWay>))
   }
   __syncthreads();
   for (std::size_t j = threadIdx.x; j < columns; j += blockDim.x) partial[blockIdx.x * columns + j] = block_c[j];
+}
+
+// The kernel is its body alone (step 10b runs the same body and then finishes C).
+template <int E, bool kPrefetch, int kWay = kWholeLines>
+__global__ void __launch_bounds__(kThreads, (kBlocksPerSm<E, kWay>))
+    fused_warp_rows_with_ways(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns) {
+  warp_rows_ways_body<E, kPrefetch, kWay>(a, v, partial, rows, columns);
 }
 
 // The kernel for rows of `columns` elements: E = columns / 32, rounded up to a power of 2. The plain

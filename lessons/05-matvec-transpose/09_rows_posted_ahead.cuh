@@ -276,9 +276,8 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
 // The bulk kernel still checks that it can (compiled for compute capability 9.0, rows on 16-byte
 // boundaries).
 template <int S, bool kBulk, int kStages>
-__global__ void __launch_bounds__(kThreads, 1)
-    fused_group_rows_ahead(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
-                     PartWord* parts, int ahead) {
+__device__ inline void group_rows_ahead(const float* a, const float* v, float* partial, std::size_t rows,
+                                        std::size_t columns, PartWord* parts, int ahead) {
   const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
   if (kBulk && bulk_copy::available() && by_16)
     group_rows_body<S, true, kStages>(a, v, partial, rows, columns, parts, ahead);
@@ -286,37 +285,52 @@ __global__ void __launch_bounds__(kThreads, 1)
     group_rows_body<S, false, kStages>(a, v, partial, rows, columns, parts, ahead);
 }
 
-// The kernel for groups of `size` blocks.
-template <bool kBulk, int kStages>
+template <int S, bool kBulk, int kStages>
+__global__ void __launch_bounds__(kThreads, 1)
+    fused_group_rows_ahead(const float* a, const float* v, float* partial, std::size_t rows, std::size_t columns,
+                     PartWord* parts, int ahead) {
+  group_rows_ahead<S, kBulk, kStages>(a, v, partial, rows, columns, parts, ahead);
+}
+
+// This step's kernels as a family, one per group size, way of copying and number of stages (step 10b
+// picks its own family's kernels with the same functions).
+template <int S, bool kBulk, int kStages>
+struct AheadKernel {
+  static const void* function() { return reinterpret_cast<const void*>(fused_group_rows_ahead<S, kBulk, kStages>); }
+};
+
+// The family's kernel for groups of `size` blocks.
+template <template <int, bool, int> class Family, bool kBulk, int kStages>
 const void* kernel_of_size(int size) {
   switch (size) {
-    case 1: return reinterpret_cast<const void*>(fused_group_rows_ahead<1, kBulk, kStages>);
-    case 2: return reinterpret_cast<const void*>(fused_group_rows_ahead<2, kBulk, kStages>);
-    case 3: return reinterpret_cast<const void*>(fused_group_rows_ahead<3, kBulk, kStages>);
-    case 4: return reinterpret_cast<const void*>(fused_group_rows_ahead<4, kBulk, kStages>);
-    case 5: return reinterpret_cast<const void*>(fused_group_rows_ahead<5, kBulk, kStages>);
-    case 6: return reinterpret_cast<const void*>(fused_group_rows_ahead<6, kBulk, kStages>);
-    case 7: return reinterpret_cast<const void*>(fused_group_rows_ahead<7, kBulk, kStages>);
-    default: return reinterpret_cast<const void*>(fused_group_rows_ahead<8, kBulk, kStages>);
+    case 1: return Family<1, kBulk, kStages>::function();
+    case 2: return Family<2, kBulk, kStages>::function();
+    case 3: return Family<3, kBulk, kStages>::function();
+    case 4: return Family<4, kBulk, kStages>::function();
+    case 5: return Family<5, kBulk, kStages>::function();
+    case 6: return Family<6, kBulk, kStages>::function();
+    case 7: return Family<7, kBulk, kStages>::function();
+    default: return Family<8, kBulk, kStages>::function();
   }
 }
 
-template <bool kBulk>
+template <template <int, bool, int> class Family, bool kBulk>
 const void* kernel_of_stages(int size, int stages) {
   switch (stages) {
-    case 3: return kernel_of_size<kBulk, 3>(size);
-    case 4: return kernel_of_size<kBulk, 4>(size);
-    case 5: return kernel_of_size<kBulk, 5>(size);
-    case 6: return kernel_of_size<kBulk, 6>(size);
-    default: return kernel_of_size<kBulk, kMostStages>(size);
+    case 3: return kernel_of_size<Family, kBulk, 3>(size);
+    case 4: return kernel_of_size<Family, kBulk, 4>(size);
+    case 5: return kernel_of_size<Family, kBulk, 5>(size);
+    case 6: return kernel_of_size<Family, kBulk, 6>(size);
+    default: return kernel_of_size<Family, kBulk, kMostStages>(size);
   }
 }
 
 // The kernel for rows of `columns` elements, copied by the bulk copy engine or by thread, posting
 // `ahead` rows ahead (its seventh argument) through `stages` stages (kFewestStages to kMostStages).
+template <template <int, bool, int> class Family = AheadKernel>
 inline group_rows::Kernel kernel_for(std::size_t columns, bool bulk_copies, int ahead, int stages) {
   const int size = group_rows::group_blocks(columns);
-  return {bulk_copies ? kernel_of_stages<true>(size, stages) : kernel_of_stages<false>(size, stages),
+  return {bulk_copies ? kernel_of_stages<Family, true>(size, stages) : kernel_of_stages<Family, false>(size, stages),
           shared_bytes(stages), ahead};
 }
 

@@ -231,7 +231,10 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
     cli.add_choice("layout", "auto", names_of(kLayoutNames),
                    std::string("who holds a row: warp, block") +
                        (step.options & kGroupLayoutsOption ? ", group, cluster" : "") +
-                       (step.options & kWideLayoutOption ? ", wide" : "") + " (auto: chosen by N)");
+                       (step.options & kWideLayoutOption ? ", wide" : "") +
+                       (step.options & kRowsAheadOption  // steps 09 and 10 (and 10b) probe for rows a block holds
+                            ? " (auto: chosen by N, and for rows a block holds by timing a block and a group on this GPU)"
+                            : " (auto: chosen by N)"));
   if (step.options & kRowsAheadOption)
     cli.add_integer_choice("rows-ahead", 3, {1, 2, 3, 4},
                            "the group and wide layouts: rows (groups of rows) whose parts a block posts before it "
@@ -359,6 +362,7 @@ std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_
                   : ", faster than a block per row in a probe of both on this GPU";
     if (plan.layout_choice == LayoutChoice::kUnprobed)
       text += ", not timed against groups of blocks: the matrix is under twice the L2 cache";
+    if (plan.finish_in_launch) text += ", C added up in the same launch after a grid barrier";
     if (plan.layout == RowLayout::kWarp || plan.layout == RowLayout::kBlock)
       text += plan.prefetch ? ", the next row's loads in flight" : ", each row loaded when it is needed";
     if (plan.layout == RowLayout::kWarp && plan.warp_e32 != 0)

@@ -130,6 +130,8 @@ struct LaunchPlan {
                                   ///< flight; 0: rows_ahead + 3 (the plan names the number it chose)
   LayoutChoice layout_choice = LayoutChoice::kByLength;  ///< steps 09 and 10: how the block or group layout
                                                          ///< was chosen for rows a block holds
+  bool finish_in_launch = false;  ///< step 10b: the fused kernel adds the partial C's itself, after a grid barrier
+                                  ///< (no second launch)
   int prefetch_request = 0;       ///< step 07's warp and block layouts (--prefetch on or off): 1 keeps the next row's
                                   ///< loads in flight while a row is worked on, -1 loads each row only when it is
                                   ///< needed, 0 leaves it to the step (a request; the plan answers with prefetch)
