@@ -3,7 +3,7 @@
 //   course_check_figures --root DIR
 //
 // 1. Every measured figure in the prose of a lesson's README (lessons/NN-*/README.md) must come from
-//    that lesson's committed tables: the runner's CSV files docs/results/lessonNN-*.csv (and h200/),
+//    that lesson's committed tables: the runner's CSV files docs/results/lessonNN-*.csv (and h100/, h200/),
 //    its text runs there, and the lesson's own study tables (lessons/NN-*/*.csv). A figure is a time
 //    (0.274 ms, 109 us, 2.7 s, and both of "0.2744 against 0.2029 ms"), a rate (2661 GB/s, 41.2
 //    TFLOP/s), a percentage (90.6%) or a ratio (1.37x, 14.6 times). At the precision it is printed with,
@@ -112,7 +112,8 @@ Measurements measurements_of(const fs::path& root, const std::string& lesson, co
                              std::vector<std::string>& sources) {
   Measurements m;
   std::vector<fs::path> files;
-  for (const fs::path& folder : {root / "docs" / "results", root / "docs" / "results" / "h200"}) {
+  for (const fs::path& folder :
+       {root / "docs" / "results", root / "docs" / "results" / "h100", root / "docs" / "results" / "h200"}) {
     if (!fs::is_directory(folder)) continue;
     for (const auto& entry : fs::directory_iterator(folder)) {
       const std::string name = entry.path().filename().string();
