@@ -9,9 +9,13 @@
 // to step 08's kernel. Wider micro-tiles mean fewer shared-memory loads and fewer instructions that are
 // not FMA per FMA, but more registers a thread and fewer warps an SM to hide latency with; deeper
 // slices mean fewer barriers but more registers for the staged slice; fused norms save two launches
-// and a pass over A and B but put squares into the loop that loads the slices. None of these shapes is
-// a step: the table says which, if any, comes near the bar. Another shape is one more line in
-// main() (add<Shape<...>>).
+// and a pass over A and B but put squares into the loop that loads the slices. Then, one at a time and
+// together, changes known to bring SIMT matrix products to the libraries' speed: warps of 4 x 8 lanes
+// instead of 8 x 4, tiles of 256 x 128, the first fragments of the next slice read over the barrier
+// (before the last products of this one), slices copied by cp.async into 2 to 4 shared slices with no
+// registers held for them, and blocks taken down groups of row bands for the L2 cache. None of these
+// shapes is a step: the table says which, if any, comes near the bar. Another shape is one more line
+// in main() (add<Shape<...>>).
 //
 // Every row is checked against the double-precision reference (the norm expansion's float32 bound),
 // then all are timed with their repetitions interleaved (course::time_gpu_interleaved), C poisoned
@@ -45,12 +49,20 @@ struct Way {
   std::function<void(cudaStream_t)> run;
 };
 
-// The name of a shape, from its constants: "8 x 16 a thread, 256 threads, 128 x 256, depth 8, fused norms".
+// The name of a shape, from its constants: "8 x 16 a thread, 256 threads, 128 x 256, depth 8, 1 block
+// an SM, fused norms", and what else it does where it does it.
 template <class S>
 std::string describe() {
-  return "8 x " + std::to_string(S::kMicroCols) + " a thread, " + std::to_string(S::kThreads) + " threads, " +
-         std::to_string(S::kTileRows) + " x " + std::to_string(S::kTileCols) + ", depth " +
-         std::to_string(S::kDepth) + (S::kFusedNorms ? ", fused norms" : "");
+  std::string name = "8 x " + std::to_string(S::kMicroCols) + " a thread, " + std::to_string(S::kThreads) +
+                     " threads, " + std::to_string(S::kTileRows) + " x " + std::to_string(S::kTileCols) +
+                     ", depth " + std::to_string(S::kDepth) + ", " + std::to_string(S::kBlocksPerSm) +
+                     (S::kBlocksPerSm == 1 ? " block" : " blocks") + " an SM";
+  if (S::kLanesDown != 8) name += ", lanes " + std::to_string(S::kLanesDown) + " x " + std::to_string(S::kLanesAcross);
+  if (S::kFusedNorms) name += ", fused norms";
+  if (S::kCarry) name += ", fragments over the barrier";
+  if (S::kCopyStages > 0) name += ", cp.async into " + std::to_string(S::kCopyStages) + " slices";
+  if (S::kGroupBands > 1) name += ", groups of " + std::to_string(S::kGroupBands) + " bands";
+  return name;
 }
 
 }  // namespace
@@ -84,21 +96,39 @@ int main(int argc, char** argv) {
     const auto add = [&](auto shape) {
       using Shape = decltype(shape);
       const std::string name = describe<Shape>();
+      if (!register_tile_shapes::available<Shape>(device)) {  // cp.async on a GPU or build without it
+        std::cout << "not run: " << name << " (cp.async needs compute capability 8.0 or newer)\n";
+        return;
+      }
       register_tile_shapes::prepare<Shape>(m, k, device, name.c_str());
       ways.push_back({name, [=](cudaStream_t s) { register_tile_shapes::launch<Shape>(A, B, C, m, k, n, S, s); }});
     };
     using register_tile_shapes::Shape;
-    // Shape<warps down, warps across, 4-column squares a lane, depth, blocks an SM, fused norms>
+    // Shape<warps down, warps across, 4-column squares a lane, depth, blocks an SM, fused norms,
+    //       lanes down (8), fragments over the barrier (false), cp.async slices (0), bands a group (1)>
     add(Shape<2, 4, 2, 8, 2, false>{});  // step 08's tile and micro-tile
     add(Shape<2, 4, 2, 16, 2, false>{});
     add(Shape<2, 2, 4, 8, 2, false>{});
-    add(Shape<2, 2, 4, 16, 2, false>{});
     add(Shape<2, 4, 4, 8, 1, false>{});
-    add(Shape<2, 4, 4, 16, 1, false>{});
     add(Shape<2, 4, 2, 8, 2, true>{});
-    add(Shape<2, 2, 4, 8, 2, true>{});
-    add(Shape<2, 2, 4, 16, 2, true>{});
     add(Shape<2, 4, 4, 8, 1, true>{});
+    // One change each from the 8 x 8 and 8 x 16 shapes above: a warp of 4 x 8 lanes, a tile of
+    // 256 x 128, the fragments over the barrier, cp.async (then slices 16 deep, which cost it no
+    // registers), groups of bands. (Launch bounds for one block an SM change nothing at 8 x 8: the
+    // compiler takes no more registers than two blocks leave it.)
+    add(Shape<4, 2, 2, 8, 2, false, 4>{});
+    add(Shape<4, 2, 4, 8, 1, false>{});
+    add(Shape<2, 4, 2, 8, 2, false, 8, true>{});
+    add(Shape<2, 4, 4, 8, 1, false, 8, true>{});
+    add(Shape<2, 4, 2, 8, 2, false, 8, false, 2>{});
+    add(Shape<2, 4, 2, 8, 2, false, 8, false, 3>{});
+    add(Shape<2, 4, 4, 8, 1, false, 8, false, 3>{});
+    add(Shape<2, 4, 4, 16, 1, false, 8, false, 3>{});
+    add(Shape<2, 4, 4, 8, 1, false, 8, false, 0, 8>{});
+    // Together.
+    add(Shape<2, 4, 2, 8, 2, false, 8, true, 3, 16>{});
+    add(Shape<2, 2, 4, 8, 2, false, 8, true, 3>{});
+    add(Shape<2, 4, 4, 8, 1, false, 8, true, 4, 8>{});
 
     // Each way once, checked; then all timed, interleaved.
     const std::vector<double> expected = distance::reference(p);

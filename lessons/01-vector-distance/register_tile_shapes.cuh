@@ -1,16 +1,21 @@
 // Lesson 01, the kernel of lesson01_register_tile_shapes (register_tile_shapes.cu says what it shows):
 // step 08's norm expansion on the FP32 cores, step 07's loop, with the shape of the work a template
-// (Shape below): warps per block, the width of each thread's micro-tile, the depth of a slice, blocks
-// per SM, and the norms squared on the way through the tiles or left to step 08's kernel. Not a step:
-// the report times these shapes beside step 08 and cuBLAS's FP32 route.
+// (Shape below): warps per block and lanes per warp, the width of each thread's micro-tile, the depth
+// of a slice, blocks per SM, the norms squared on the way through the tiles or left to step 08's
+// kernel, and three ways SIMT matrix products are known to reach the libraries' speed: the first
+// fragments of the next slice read before the last products of this one, slices copied by cp.async
+// into several shared buffers in turns, and blocks taken in groups of row bands. Not a step: the
+// report times these shapes beside step 08 and cuBLAS's FP32 route.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "08_norm_expansion.cuh"
+#include "09_tf32_tensor_cores.cuh"
 #include "course/check.h"
 #include "course/device.h"
 #include "course/errors.h"
@@ -18,34 +23,62 @@
 
 namespace register_tile_shapes {
 
-// A block of kWarpsDown x kWarpsAcross warps. Each warp owns 64 rows by 16 kSquaresAcross columns of
-// the block's tile; in it, lane l owns rows 4 (l / 4) .. + 3 and 32 + 4 (l / 4) .. + 3 (two squares
-// down, as in step 06) and columns 4 (l % 4) + 16 q .. + 3 for q < kSquaresAcross: a micro-tile of
-// 8 x 4 kSquaresAcross sums. Slices are kDepth elements deep; kBlocksPerSm goes to __launch_bounds__,
-// which leaves a thread 65536 / (kThreads kBlocksPerSm) registers, at most 255. kFusedNorms: the block
-// squares the elements it loads and adds them into its rows' norms, where false leaves the norms to
-// step 08's kernel.
-template <int kWarpsDown, int kWarpsAcross, int kSquaresAcross, int kDepthElements, int kBlocks, bool kFused>
+// A block of kWarpsDown x kWarpsAcross warps; a warp's lanes stand kLanesDown down by
+// 32 / kLanesDown across. Lane l owns two squares of 4 rows, 4 kLanesDown rows apart, at row
+// 4 (l / lanes across) of the warp's band, and kSquaresAcross squares of 4 columns, 4 lanes-across
+// columns apart, at column 4 (l % lanes across): a micro-tile of 8 x 4 kSquaresAcross sums, spread so
+// that the lanes of a warp read each 16-byte fragment of a slice together (8 lanes down: a warp owns
+// 64 rows by 16 kSquaresAcross columns, as step 06's block; 4 down: 32 by 32 kSquaresAcross).
+// Slices are kDepth elements deep; kBlocksPerSm goes to __launch_bounds__, which leaves a thread
+// 65536 / (kThreads kBlocksPerSm) registers, at most 255. kFusedNorms: the block squares the elements
+// it loads and adds them into its rows' norms, where false leaves the norms to step 08's kernel.
+// kCarry: the fragments of the next slice's first element are read right after the barrier, before the
+// products of this slice's last element, so that the read's latency overlaps arithmetic there too.
+// kCopyStages 0: the next slice comes through registers (step 07's loop, 2 shared slices); 2 or more:
+// cp.async copies each element straight into its transposed place, that many shared slices in turns,
+// no registers held for it. kGroupBands above 1: blocks take the tiles down groups of that many row
+// bands before going across, so the blocks running at once read fewer rows of A and B from DRAM.
+template <int kWarpsDown_, int kWarpsAcross_, int kSquaresAcross, int kDepthElements, int kBlocks, bool kFused,
+          int kLanesDown_ = 8, bool kCarry_ = false, int kCopyStages_ = 0, int kGroupBands_ = 1>
 struct Shape {
+  static constexpr int kWarpsDown = kWarpsDown_, kWarpsAcross = kWarpsAcross_;
   static constexpr int kThreads = 32 * kWarpsDown * kWarpsAcross;
-  static constexpr int kTileRows = 64 * kWarpsDown;                      // rows of A (of C) per block
-  static constexpr int kTileCols = 16 * kSquaresAcross * kWarpsAcross;   // rows of B (columns of C)
-  static constexpr int kWarpCols = 16 * kSquaresAcross;
+  static constexpr int kLanesDown = kLanesDown_, kLanesAcross = 32 / kLanesDown_;
+  static constexpr int kSquareStrideDown = 4 * kLanesDown, kSquareStrideAcross = 4 * kLanesAcross;
+  static constexpr int kWarpRows = 2 * kSquareStrideDown;
+  static constexpr int kWarpCols = kSquaresAcross * kSquareStrideAcross;
+  static constexpr int kTileRows = kWarpRows * kWarpsDown;    // rows of A (of C) per block
+  static constexpr int kTileCols = kWarpCols * kWarpsAcross;  // rows of B (columns of C)
   static constexpr int kSquares = kSquaresAcross;
   static constexpr int kMicroCols = 4 * kSquaresAcross;
   static constexpr int kDepth = kDepthElements;
   static constexpr int kBlocksPerSm = kBlocks;
   static constexpr bool kFusedNorms = kFused;
-  // Two threads load each row of a slice, 8 elements apart per group: rows per pass, passes per matrix.
+  static constexpr bool kCarry = kCarry_;
+  static constexpr int kCopyStages = kCopyStages_;
+  static constexpr int kGroupBands = kGroupBands_;
+  static constexpr int kBuffers = kCopyStages > 0 ? kCopyStages : 2;  // shared slices
+  // Through registers: two threads load each row of a slice, 8 elements apart per group: rows per
+  // pass, passes per matrix.
   static constexpr int kRowsPerPass = kThreads / 2;
   static constexpr int kPassesA = kTileRows / kRowsPerPass, kPassesB = kTileCols / kRowsPerPass;
   static constexpr int kGroupsDeep = kDepth / 8;
-  // Transposed rows padded by 4 words, as in step 06: the two threads that store one row hit banks 16 apart.
+  // By cp.async: 8 threads copy 8 elements of a row, one each.
+  static constexpr int kCopyRowsPerPass = kThreads / 8;
+  static constexpr int kCopyPassesA = kTileRows / kCopyRowsPerPass, kCopyPassesB = kTileCols / kCopyRowsPerPass;
+  // Transposed rows padded by 4 words, as in step 06: the two threads that store one row hit banks 16
+  // apart, and the 8 threads that copy one row's elements by cp.async hit banks 4 apart.
   static constexpr int kPitchA = kTileRows + 4, kPitchB = kTileCols + 4;
   static constexpr int kSliceFloats = kDepth * (kPitchA + kPitchB);
-  static constexpr int kSharedBytes = (2 * kSliceFloats + (kFused ? kTileRows + kTileCols : 0)) * 4;
+  static constexpr int kSharedBytes = (kBuffers * kSliceFloats + (kFused ? kTileRows + kTileCols : 0)) * 4;
+  static_assert(32 % kLanesDown == 0, "lanes down divide the warp");
   static_assert(kDepth % 8 == 0, "each thread loads groups of 4 elements, two threads 4 apart, per 8");
   static_assert(kTileRows % kRowsPerPass == 0 && kTileCols % kRowsPerPass == 0, "whole passes");
+  static_assert(kTileRows % kCopyRowsPerPass == 0 && kTileCols % kCopyRowsPerPass == 0, "whole copy passes");
+  static_assert(kTileRows % 32 == 0 && kTileCols % 32 == 0, "pitches 4 words past a multiple of 32 banks");
+  static_assert(!(kFused && kCopyStages > 0), "fused norms square the slice in registers, which cp.async skips");
+  static_assert(kCopyStages == 0 || kCopyStages >= 2, "cp.async needs at least two shared slices");
+  static_assert(kGroupBands >= 1, "groups of at least one band");
 };
 
 __device__ inline void load4(const float* from, float to[4]) {
@@ -146,66 +179,151 @@ __device__ inline void store_slice(float* slice, const Staged<S>& st, float norm
 template <class S>
 __device__ inline int micro_row(int r) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  return warp / (S::kThreads / 32 / (S::kTileRows / 64)) * 64 + (r < 4 ? 0 : 32 - 4) + lane / 4 * 4 + r;
+  return warp / S::kWarpsAcross * S::kWarpRows + r / 4 * S::kSquareStrideDown + lane / S::kLanesAcross * 4 + r % 4;
 }
 template <class S>
 __device__ inline int micro_col(int q) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warps_across = S::kThreads / 32 / (S::kTileRows / 64);
-  return warp % warps_across * S::kWarpCols + q / 4 * 16 + lane % 4 * 4 + q % 4;
+  return warp % S::kWarpsAcross * S::kWarpCols + q / 4 * S::kSquareStrideAcross + lane % S::kLanesAcross * 4 + q % 4;
 }
 
-// The products of one shared slice: at each element x, 2 16-byte loads of A and kSquares of B, then
-// 8 x kMicroCols FMA. The fragments of x + 1 are loaded before the products of x, so that the loads'
-// latency overlaps arithmetic.
+// Starts the cp.async copies of the slice at element x0 into `slice`, each element 4 bytes into its
+// transposed place (zeros past the matrix), as one group. Pass p of A: tile row threadIdx.x / 8 +
+// p kCopyRowsPerPass, element x0 + threadIdx.x % 8 + 8 d; a warp reads 4 rows, 32 bytes of each.
 template <class S>
-__device__ inline void add_products(const float* slice, int a_offset, int b_offset, float dots[8][S::kMicroCols]) {
-  const float* sa = slice + a_offset;
-  const float* sb = slice + S::kDepth * S::kPitchA + b_offset;
-  float a_frag[2][8], b_frag[2][S::kMicroCols];
-  const auto load_fragments = [&](int x, float af[8], float bf[S::kMicroCols]) {
-    load4(sa + x * S::kPitchA, af);
-    load4(sa + x * S::kPitchA + 32, af + 4);
+__device__ inline void start_copies(float* slice, const float* a, const float* b, std::size_t m, std::size_t k,
+                                    std::size_t n, std::size_t row0, std::size_t col0, std::size_t x0) {
+  using tf32_tensor_cores::copy_async;
+  float* sa = slice;
+  float* sb = slice + S::kDepth * S::kPitchA;
+  const int row = threadIdx.x / 8, e = threadIdx.x % 8;
+  if (x0 < n) {
 #pragma unroll
-    for (int q = 0; q < S::kSquares; ++q) load4(sb + x * S::kPitchB + 16 * q, bf + 4 * q);
-  };
-  load_fragments(0, a_frag[0], b_frag[0]);
+    for (int d = 0; d < S::kGroupsDeep; ++d) {
+      const std::size_t x = x0 + 8 * d + e;
 #pragma unroll
-  for (int x = 0; x < S::kDepth; ++x) {
-    if (x + 1 < S::kDepth) load_fragments(x + 1, a_frag[(x + 1) % 2], b_frag[(x + 1) % 2]);
+      for (int p = 0; p < S::kCopyPassesA; ++p) {
+        const std::size_t i = row0 + row + p * S::kCopyRowsPerPass;
+        const bool valid = x < n && i < m;
+        copy_async<4>(sa + (8 * d + e) * S::kPitchA + row + p * S::kCopyRowsPerPass, valid ? a + i * n + x : a, valid);
+      }
 #pragma unroll
-    for (int r = 0; r < 8; ++r)
+      for (int p = 0; p < S::kCopyPassesB; ++p) {
+        const std::size_t j = col0 + row + p * S::kCopyRowsPerPass;
+        const bool valid = x < n && j < k;
+        copy_async<4>(sb + (8 * d + e) * S::kPitchB + row + p * S::kCopyRowsPerPass, valid ? b + j * n + x : b, valid);
+      }
+    }
+  }
+  tf32_tensor_cores::commit_copies();  // an empty group past the end keeps the count of groups even
+}
+
+// This thread's fragments of element x of a shared slice: 2 16-byte loads of A and kSquares of B.
+template <class S>
+__device__ inline void load_fragments(const float* slice, int a_offset, int b_offset, int x, float a_frag[8],
+                                      float b_frag[S::kMicroCols]) {
+  const float* sa = slice + x * S::kPitchA + a_offset;
+  const float* sb = slice + S::kDepth * S::kPitchA + x * S::kPitchB + b_offset;
+  load4(sa, a_frag);
+  load4(sa + S::kSquareStrideDown, a_frag + 4);
 #pragma unroll
-      for (int q = 0; q < S::kMicroCols; ++q) dots[r][q] = fmaf(a_frag[x % 2][r], b_frag[x % 2][q], dots[r][q]);
+  for (int q = 0; q < S::kSquares; ++q) load4(sb + q * S::kSquareStrideAcross, b_frag + 4 * q);
+}
+
+// The 8 x kMicroCols FMA of one element.
+template <class S>
+__device__ inline void multiply(const float a_frag[8], const float b_frag[S::kMicroCols],
+                                float dots[8][S::kMicroCols]) {
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int q = 0; q < S::kMicroCols; ++q) dots[r][q] = fmaf(a_frag[r], b_frag[q], dots[r][q]);
+}
+
+// The tile of block `block`: row band and column band. Plain order goes across a row band first;
+// with kGroupBands, down a group of that many bands (fewer at the bottom) first, then across.
+template <class S>
+__device__ inline void tile_of(std::size_t block, std::size_t bands, std::size_t across, std::size_t& band,
+                               std::size_t& column) {
+  if constexpr (S::kGroupBands == 1) {
+    band = block / across;
+    column = block % across;
+  } else {
+    const std::size_t per_group = S::kGroupBands * across, first = block / per_group * S::kGroupBands;
+    const std::size_t height = bands - first < S::kGroupBands ? bands - first : S::kGroupBands;
+    band = first + block % per_group % height;
+    column = block % per_group / height;
   }
 }
 
-// The kernel: block b computes the tile at row band b / tiles_across, column band b % tiles_across,
-// with step 07's loop (next slice into registers during this slice's products, two shared slices in
-// turns, one barrier per slice).
+// The kernel: each block computes one tile (tile_of) with step 07's loop: the next slice on its way
+// (into registers, or by cp.async into a free shared slice) during this slice's products, one barrier
+// per slice. At element x of a slice the fragments of x + 1 are read before the products of x, so
+// that the reads' latency overlaps arithmetic; with kCarry the last element's products wait for the
+// barrier and the first fragments of the next slice.
 template <class S, bool kVector>
 __global__ void __launch_bounds__(S::kThreads, S::kBlocksPerSm)
     distances(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n,
-              std::size_t tiles_across, const float* norms_a, const float* norms_b) {
-  extern __shared__ __align__(16) float shared[];  // 2 slices, then (kFusedNorms) the tile's norms
-  const std::size_t row0 = blockIdx.x / tiles_across * S::kTileRows;
-  const std::size_t col0 = blockIdx.x % tiles_across * S::kTileCols;
-  const Sources<S> src = sources<S>(a, b, m, k, n, row0, col0);
+              std::size_t bands, std::size_t tiles_across, const float* norms_a, const float* norms_b) {
+  extern __shared__ __align__(16) float shared[];  // kBuffers slices, then (kFusedNorms) the tile's norms
+  std::size_t band, column;
+  tile_of<S>(blockIdx.x, bands, tiles_across, band, column);
+  const std::size_t row0 = band * S::kTileRows, col0 = column * S::kTileCols;
   const int a_offset = micro_row<S>(0), b_offset = micro_col<S>(0);
   float part_a[S::kPassesA] = {}, part_b[S::kPassesB] = {};
   float dots[8][S::kMicroCols] = {};
-  Staged<S> st;
-  load_slice<S, kVector>(src, 0, n, st);
-  store_slice<S>(shared, st, part_a, part_b);
+  float a_frag[2][8], b_frag[2][S::kMicroCols];
+  const Sources<S> src = sources<S>(a, b, m, k, n, row0, col0);
+  Staged<S> st;  // the next slice, where it comes through registers
+
+  // The first slice into shared slice 0 (by cp.async, the first kBuffers slices into all of them).
+  if constexpr (S::kCopyStages == 0) {
+    load_slice<S, kVector>(src, 0, n, st);
+    store_slice<S>(shared, st, part_a, part_b);
+  } else {
+#pragma unroll
+    for (int s = 0; s < S::kBuffers; ++s)
+      start_copies<S>(shared + s * S::kSliceFloats, a, b, m, k, n, row0, col0, std::size_t{S::kDepth} * s);
+    tf32_tensor_cores::wait_copies<S::kBuffers - 1>();
+  }
   __syncthreads();
+  // After the last fragments of slice `current` (at element x0) are read, the next slice into place:
+  // through registers, stored into shared slice `next`, then the barrier; by cp.async, its copies
+  // waited for, the barrier, then the copies of the slice kBuffers on started into `current`, which no
+  // thread reads any more.
+  const auto turn = [&](std::size_t x0, int current, int next) {
+    if constexpr (S::kCopyStages == 0) {
+      store_slice<S>(shared + next * S::kSliceFloats, st, part_a, part_b);
+      __syncthreads();
+    } else {
+      tf32_tensor_cores::wait_copies<S::kBuffers - 2>();
+      __syncthreads();
+      start_copies<S>(shared + current * S::kSliceFloats, a, b, m, k, n, row0, col0, x0 + S::kBuffers * S::kDepth);
+    }
+  };
+
+  if constexpr (S::kCarry) load_fragments<S>(shared, a_offset, b_offset, 0, a_frag[0], b_frag[0]);
   int current = 0;
   for (std::size_t x0 = 0; x0 < n; x0 += S::kDepth) {
     const bool more = x0 + S::kDepth < n;
-    if (more) load_slice<S, kVector>(src, x0 + S::kDepth, n, st);  // in flight during the products
-    add_products<S>(shared + current * S::kSliceFloats, a_offset, b_offset, dots);
-    if (more) store_slice<S>(shared + (current ^ 1) * S::kSliceFloats, st, part_a, part_b);
-    __syncthreads();
-    current ^= 1;
+    const int next = current + 1 == S::kBuffers ? 0 : current + 1;
+    const float* slice = shared + current * S::kSliceFloats;
+    if constexpr (S::kCopyStages == 0) {
+      if (more) load_slice<S, kVector>(src, x0 + S::kDepth, n, st);  // in flight during the products
+    }
+    if constexpr (!S::kCarry) load_fragments<S>(slice, a_offset, b_offset, 0, a_frag[0], b_frag[0]);
+#pragma unroll
+    for (int x = 0; x < S::kDepth; ++x) {
+      if (x + 1 < S::kDepth) {
+        load_fragments<S>(slice, a_offset, b_offset, x + 1, a_frag[(x + 1) % 2], b_frag[(x + 1) % 2]);
+      } else if (S::kCarry && more) {
+        turn(x0, current, next);
+        load_fragments<S>(shared + next * S::kSliceFloats, a_offset, b_offset, 0, a_frag[0], b_frag[0]);
+      }
+      multiply<S>(a_frag[x % 2], b_frag[x % 2], dots);
+    }
+    if (!S::kCarry && more) turn(x0, current, next);
+    current = next;
   }
 
   const float* tile_norms_a;
@@ -214,7 +332,7 @@ __global__ void __launch_bounds__(S::kThreads, S::kBlocksPerSm)
     tile_norms_a = norms_a + row0;
     tile_norms_b = norms_b + col0;
   } else {  // the two threads of a row add their halves; the tile's norms go to shared
-    float* shared_norms = shared + 2 * S::kSliceFloats;
+    float* shared_norms = shared + S::kBuffers * S::kSliceFloats;
     const int row = threadIdx.x / 2;
 #pragma unroll
     for (int p = 0; p < S::kPassesA; ++p) {
@@ -259,10 +377,14 @@ template <class S>
 std::size_t tiles_across(std::size_t k) {
   return (k + S::kTileCols - 1) / S::kTileCols;
 }
+template <class S>
+std::size_t bands(std::size_t m) {
+  return (m + S::kTileRows - 1) / S::kTileRows;
+}
 // Blocks for an m x k result; throws course::UsageError beyond what one grid can hold.
 template <class S>
 unsigned grid_blocks(std::size_t m, std::size_t k) {
-  const std::size_t blocks = (m + S::kTileRows - 1) / S::kTileRows * tiles_across<S>(k);
+  const std::size_t blocks = bands<S>(m) * tiles_across<S>(k);
   if (blocks > 2147483647u) throw course::UsageError("M x K needs more than 2^31 - 1 tiles");
   return static_cast<unsigned>(blocks);
 }
@@ -282,10 +404,26 @@ std::size_t scratch_bytes(std::size_t m, std::size_t k) {
   return S::kFusedNorms ? 0 : norm_expansion::scratch_bytes<float>(m, k);
 }
 
-// Everything launch<S> needs done once: M x K in one grid, the kernels' shared memory. Returns the
-// scratch bytes.
+// Whether this GPU and build can run the shape: cp.async needs compute capability 8.0 or newer, and
+// code built for it (a build for 7.5 compiles the copies to nothing, as in step 09).
+template <class S>
+bool available(const course::DeviceFacts& device) {
+  if constexpr (S::kCopyStages == 0) {
+    return true;
+  } else {
+    if (device.compute_major < 8) return false;
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, distances<S, true>));
+    return attributes.ptxVersion >= 80;
+  }
+}
+
+// Everything launch<S> needs done once: the GPU can run it (else course::NotSupportedError), M x K in
+// one grid, the kernels' shared memory. Returns the scratch bytes.
 template <class S>
 std::size_t prepare(std::size_t m, std::size_t k, const course::DeviceFacts& device, const char* what) {
+  if (!available<S>(device))
+    throw course::NotSupportedError(std::string(what) + ": cp.async needs compute capability 8.0 or newer");
   grid_blocks<S>(m, k);
   allow_shared_memory<S>(device, what);
   return scratch_bytes<S>(m, k);
@@ -305,11 +443,13 @@ void launch(const float* a, const float* b, float* c, std::size_t m, std::size_t
     norms_b = norms.b;
   }
   const unsigned blocks = grid_blocks<S>(m, k);
-  const std::size_t across = tiles_across<S>(k);
+  const std::size_t down = bands<S>(m), across = tiles_across<S>(k);
   if (register_tiles::aligned_rows(a, n) && register_tiles::aligned_rows(b, n) && register_tiles::aligned_rows(c, k))
-    distances<S, true><<<blocks, S::kThreads, S::kSharedBytes, stream>>>(a, b, c, m, k, n, across, norms_a, norms_b);
+    distances<S, true><<<blocks, S::kThreads, S::kSharedBytes, stream>>>(a, b, c, m, k, n, down, across, norms_a,
+                                                                         norms_b);
   else
-    distances<S, false><<<blocks, S::kThreads, S::kSharedBytes, stream>>>(a, b, c, m, k, n, across, norms_a, norms_b);
+    distances<S, false><<<blocks, S::kThreads, S::kSharedBytes, stream>>>(a, b, c, m, k, n, down, across, norms_a,
+                                                                          norms_b);
   CUDA_CHECK_LAUNCH();
 }
 
