@@ -29,9 +29,17 @@
 // What it costs: more shared memory for the deeper shapes (two blocks of 128-wide tiles must still fit
 // on an SM, the plan checks it), and one more template for the launches to pick.
 //
+// Two tunings of the same loop, off by default: --rows 16 gives each thread 16 rows of 8 (128
+// distances in registers, 24 shared loads for 512 add-mins where 8 x 8 needs 16 for 256) in half the
+// threads; --tiles-per-block 2, 4 or 8 has the bulk of each round's phase 3 done by blocks that take
+// that many tiles in turn from a counter, copying the next tile's first chunks during the current
+// tile's last ones (lean_min_plus_tiles).
+//
 // Launch: as step 12 (rounds of 64 or 128 by n, or --tile; n padded to that width); --chunk and
-// --stages, or the deepest shape that keeps two blocks of 256 threads (eight of 64) on each SM;
-// --threads and --blocks are ignored.
+// --stages, or the deepest shape that keeps two blocks of 256 threads (eight of 64) on each SM (with
+// --rows 16, two of 128 or eight of 32); --threads and --blocks are ignored.
+#include <type_traits>
+
 #include "floyd_warshall.h"
 #include "12_look_ahead.cuh"
 #include "13_lean_main_loop.cuh"
@@ -40,24 +48,38 @@ namespace {
 
 using floyd_warshall::LaunchPlan;
 
-// Step 12's schedule (run_look_ahead), every min-plus launch by lean_min_plus.
-template <int kTile, int kChunk, int kStages>
+// Step 12's schedule (run_look_ahead), every min-plus launch by lean_min_plus; with more than one
+// tile a block (and so 16 rows a thread), the bulk of each round's phase 3 (RestTiles) by lean_min_plus_tiles, whose counters
+// start at zero.
+template <int kTile, int kChunk, int kStages, int kRows>
 void run_lean(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
               cudaStream_t stream) {
+  unsigned* handed_out = nullptr;
+  if (p.tiles_per_block > 1) {
+    handed_out = floyd_warshall::lean_tile_counters(scratch, p);
+    CUDA_CHECK(cudaMemsetAsync(handed_out, 0, p.padded / kTile * sizeof(unsigned), stream));
+  }
   floyd_warshall::run_look_ahead<kTile>(
       graph, dist, n, p, scratch, stream,
-      [](std::int32_t* work, int padded, int kb, auto tiles, dim3 grid, cudaStream_t s) {
-        floyd_warshall::launch_lean<decltype(tiles), kTile, kChunk, kStages>(work, padded, kb, grid, s);
+      [&](std::int32_t* work, int padded, int kb, auto tiles, dim3 grid, cudaStream_t s) {
+        if constexpr (kRows == 16 && std::is_same_v<decltype(tiles), floyd_warshall::RestTiles>) {
+          if (handed_out != nullptr) {
+            floyd_warshall::launch_lean_tiles<kTile, kChunk, kStages, kRows>(work, padded, kb, handed_out,
+                                                                             p.tiles_per_block, s);
+            return;
+          }
+        }
+        floyd_warshall::launch_lean<decltype(tiles), kTile, kChunk, kStages, kRows>(work, padded, kb, grid, s);
       });
 }
 
-// Rounds of 128 or 64, slices of 16 or 32 in 2 or 3 stages, as the plan chose.
+// Rounds of 128 or 64, slices of 16 or 32 in 2 or 3 stages, micro-tiles of 8 or 16 rows, as the plan chose.
 void run(const std::int32_t* graph, std::int32_t* dist, std::size_t n, const LaunchPlan& p, void* scratch,
          cudaStream_t stream) {
   floyd_warshall::at_width(p.tile, [&](auto width) {
-    floyd_warshall::at_slices(p.chunk, p.stages, [&](auto chunk, auto stages) {
-      run_lean<decltype(width)::value, decltype(chunk)::value, decltype(stages)::value>(graph, dist, n, p, scratch,
-                                                                                       stream);
+    floyd_warshall::at_slices(p.chunk, p.stages, p.rows, [&](auto chunk, auto stages, auto rows) {
+      run_lean<decltype(width)::value, decltype(chunk)::value, decltype(stages)::value, decltype(rows)::value>(
+          graph, dist, n, p, scratch, stream);
     });
   });
 }

@@ -129,6 +129,11 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
                                                  "step's choice)");
     cli.add_integer_choice("stages", 0, {2, 3}, "shared-memory stages of phase 3's slices: 2 or 3 (0: the step's "
                                                 "choice)");
+    cli.add_integer_choice("rows", 0, {8, 16}, "rows of each thread's micro-tile in phase 3 (8 columns): 8 or 16 (0: "
+                                               "the step's choice)");
+    cli.add_integer_choice("tiles-per-block", 0, {1, 2, 4, 8}, "phase-3 tiles each block takes in turn, the next "
+                                                               "one's first slices copied ahead: 1, 2, 4 or 8, "
+                                                               "above 1 with 16 rows (0: the step's choice)");
   }
   if (step.on_gpus) {
     cli.add_integer("gpus", 0, "GPUs to share the rows (default: every GPU of the machine)", 1, 4096);
@@ -152,6 +157,10 @@ void Lesson::read(const course::CommandLine& cli, const Step& step, Request& req
   if (step.takes_slices) {
     request.requested.chunk = static_cast<int>(cli.integer("chunk"));
     request.requested.stages = static_cast<int>(cli.integer("stages"));
+    request.requested.rows = static_cast<int>(cli.integer("rows"));
+    request.requested.tiles_per_block = static_cast<int>(cli.integer("tiles-per-block"));
+    if (request.requested.tiles_per_block > 1 && request.requested.rows == 8)
+      throw course::UsageError("--tiles-per-block above 1 runs with --rows 16: leave out --rows 8");
   }
   if (step.on_gpus) {
     request.gpus = cli.integer("gpus");

@@ -81,6 +81,8 @@ struct LaunchPlan {
   int tile = 0;                   ///< vertices per round (--tile, steps 08 to 14; 0: the step's choice)
   int chunk = 0;                  ///< --chunk (step 13): k values per copied slice of phase 3, 16 or 32 (0: the step's choice)
   int stages = 0;                 ///< --stages (step 13): shared-memory stages of phase 3, 2 or 3 (0: the step's choice)
+  int rows = 0;                   ///< --rows (step 13): rows of a thread's micro-tile, 8 or 16 (0: the step's choice)
+  int tiles_per_block = 0;        ///< --tiles-per-block (step 13): phase-3 tiles a block takes, 1 to 8 (0: the step's choice)
 };
 
 /// One rung of the ladder.
@@ -111,7 +113,8 @@ struct Step {
   bool takes_tile = false;
   /// Whether the step takes --gpus K, --scaling and --in-turn (it runs on several GPUs): step 14.
   bool on_gpus = false;
-  /// Whether the step takes --chunk 16|32 and --stages 2|3 (LaunchPlan::chunk, stages): step 13.
+  /// Whether the step takes --chunk 16|32, --stages 2|3, --rows 8|16 and --tiles-per-block 1|2|4|8
+  /// (LaunchPlan::chunk, stages, rows, tiles_per_block): step 13.
   bool takes_slices = false;
 };
 
@@ -122,7 +125,7 @@ extern const Step kThisStep;
 struct Request : course::StepRequest {
   GraphOptions graph;          ///< --n (or the step's default), --density, --max-weight, --parts, --seed
   std::string check = "auto";  ///< --check: full, sample or auto
-  LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile, --chunk, --stages (0: the step's choice)
+  LaunchPlan requested;        ///< GPU steps: --threads, --blocks, --tile, --chunk, --stages, --rows, --tiles-per-block (0: the step's choice)
   long long gpus = 0;          ///< --gpus (step 14): how many GPUs, 0 for every GPU of the machine
   bool scaling = false;        ///< --scaling (step 14): the table of 1, 2, 4, ... GPUs instead of one run
   bool in_turn = false;        ///< --in-turn (step 14): each round's broadcast waited for, not overlapped

@@ -27,7 +27,10 @@ void require_step_matches(const std::vector<std::int32_t>& graph, std::size_t n,
   INFO("step " << kThisStep.number << ", n = " << n << ", threads " << requested.threads << ", blocks "
                << requested.blocks << (requested.tile ? ", tile " + std::to_string(requested.tile) : "")
                << (requested.chunk ? ", chunk " + std::to_string(requested.chunk) : "")
-               << (requested.stages ? ", stages " + std::to_string(requested.stages) : "") << ": " << wrong
+               << (requested.stages ? ", stages " + std::to_string(requested.stages) : "")
+               << (requested.rows ? ", rows " + std::to_string(requested.rows) : "")
+               << (requested.tiles_per_block ? ", tiles a block " + std::to_string(requested.tiles_per_block) : "")
+               << ": " << wrong
                << " wrong distances; first at [" << first / n << "][" << first % n << "]: got "
                << got[first] << ", expected " << expected[first]);
   REQUIRE(wrong == 0);
@@ -141,9 +144,11 @@ TEST_CASE("rounds of 64 and of 128 (--tile 64, --tile 128) give the same distanc
   }
 }
 
-TEST_CASE("slices of 16 and 32 in 2 and 3 stages (--chunk, --stages) give the same distances") {
-  // Step 13 takes the options, at either width; the other steps ignore them and must still be right.
-  // Three stages run the chain the other way.
+namespace {
+
+// Every width, chunk and stage count of step 13 with `rows` and `tiles_per_block` (0: the step's
+// choice); seeds from first_seed on. Three stages run the chain the other way.
+void require_every_slice_shape_matches(int rows, int tiles_per_block, std::uint64_t first_seed) {
   for (int tile : {64, 128})
     for (int chunk : {16, 32})
       for (int stages : {2, 3}) {
@@ -151,7 +156,27 @@ TEST_CASE("slices of 16 and 32 in 2 and 3 stages (--chunk, --stages) give the sa
         requested.tile = tile;
         requested.chunk = chunk;
         requested.stages = stages;
-        require_option_matches(requested, 16 + static_cast<std::uint64_t>(stages),
+        requested.rows = rows;
+        requested.tiles_per_block = tiles_per_block;
+        require_option_matches(requested, first_seed + static_cast<std::uint64_t>(stages),
                                stages == 3 ? Chain::kBackward : Chain::kForward);
       }
+}
+
+}  // namespace
+
+TEST_CASE("slices of 16 and 32 in 2 and 3 stages (--chunk, --stages) give the same distances") {
+  // Step 13 takes the options, at either width; the other steps ignore them and must still be right.
+  require_every_slice_shape_matches(0, 0, 16);
+}
+
+TEST_CASE("micro-tiles of 16 rows and several tiles a block (--rows, --tiles-per-block) give the same distances") {
+  // Step 13 takes the options with every width, chunk and stage count; the other steps ignore them.
+  // Several tiles a block run with 16 rows; 4 at every shape, 2 and 8 at the step's own.
+  for (int tiles_per_block : {1, 4}) require_every_slice_shape_matches(16, tiles_per_block, 20);
+  for (int tiles_per_block : {2, 8}) {
+    floyd_warshall::LaunchPlan requested;
+    requested.tiles_per_block = tiles_per_block;
+    require_option_matches(requested, 30, Chain::kForward);
+  }
 }
