@@ -80,6 +80,32 @@ __device__ inline void wait_own_copies_but(int newest) {
   }
 }
 
+// Whether every row of A starts on a 16-byte boundary (A aligned, N a multiple of 4): the rows can be
+// copied 16 bytes at a time, or by the bulk copy engine. Steps 09 and 10 share this and the two below.
+__device__ inline bool rows_on_16_bytes(const float* a, std::size_t columns) {
+  return columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+}
+
+// With the bulk copy engine, one thread sets up each stage's barrier (the block meets at a
+// __syncthreads() before anyone uses them).
+template <int kStages>
+__device__ inline void init_stage_barriers(bool bulk, bulk_copy::Barrier* landed) {
+  if (bulk && threadIdx.x == 0)
+    for (int q = 0; q < kStages; ++q) bulk_copy::init(&landed[q]);
+}
+
+// Waits until the n-th row (step 10: group of rows) to pass through the stages is in its stage: the
+// bulk copy's phase n / kStages of the stage's barrier, or this thread's copies of every row but the
+// kStages - 2 - ahead newest started (rows n + 1 on, whenever this is called; in the first rows it
+// waits for more than it needs). The block barrier after it covers the other threads' copies.
+template <int kStages>
+__device__ inline void wait_stage(bool bulk, bulk_copy::Barrier* landed, std::size_t n, int ahead) {
+  if (bulk)
+    bulk_copy::wait(&landed[n % kStages], n / kStages);
+  else
+    wait_own_copies_but(kStages - 2 - ahead);
+}
+
 // Slot of this thread's chunk k in a stage: chunk k of threads 0, 1, ... side by side.
 __device__ inline float4* chunk_slot(float* stage, int k) {
   return reinterpret_cast<float4*>(stage) + k * kThreads + threadIdx.x;
@@ -154,15 +180,8 @@ struct GroupBlock {
     }
   }
 
-  // Waits until row n is in its stage: the bulk copy's phase n / kStages of the stage's barrier, or
-  // this thread's copies of every row but the kStages - 2 - ahead newest started (rows n + 1 on,
-  // whenever this is called; in the first rows it waits for more than it needs).
-  __device__ void wait_row(std::size_t n) {
-    if constexpr (kBulk)
-      bulk_copy::wait(&stage_landed[n % kStages], n / kStages);
-    else
-      wait_own_copies_but(kStages - 2 - ahead);
-  }
+  // Waits until row n is in its stage.
+  __device__ void wait_row(std::size_t n) { wait_stage<kStages>(kBulk, stage_landed, n, ahead); }
 
   // Step 1, before the barrier: this warp's sum of row n.
   __device__ void sum_warp(std::size_t n, const float4 (&v_chunks)[kChunks]) {
@@ -212,7 +231,7 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
               group < rows ? (rows - group + groups - 1) / groups : 0,
               first,
               static_cast<unsigned>(matvec::smaller(columns - first, kColumnsPerBlock) * sizeof(float)),
-              columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0,
+              rows_on_16_bytes(a, columns),
               reinterpret_cast<float*>(stage_memory),
               stage_landed,
               warp_sums,
@@ -232,8 +251,7 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
       for (int e = 0; e < 4; ++e)
         if (j + e >= columns) reinterpret_cast<float*>(chunk_slot(block.stage(n), k))[e] = 0.0f;  // never copied into
   }
-  if (kBulk && threadIdx.x == 0)
-    for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
+  init_stage_barriers<kStages>(kBulk, stage_landed);
   __syncthreads();  // the barriers are set up and the slots past the row's end are zero
   for (int n = 0; n < kStages - 1; ++n) block.copy(n);
   for (std::size_t n = 0; n < static_cast<std::size_t>(ahead) && n < count; ++n) {  // the first rows posted
@@ -278,8 +296,7 @@ __device__ inline void group_rows_body(const float* a, const float* v, float* pa
 template <int S, bool kBulk, int kStages>
 __device__ inline void group_rows_ahead(const float* a, const float* v, float* partial, std::size_t rows,
                                         std::size_t columns, PartWord* parts, int ahead) {
-  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
-  if (kBulk && bulk_copy::available() && by_16)
+  if (kBulk && bulk_copy::available() && rows_on_16_bytes(a, columns))
     group_rows_body<S, true, kStages>(a, v, partial, rows, columns, parts, ahead);
   else
     group_rows_body<S, false, kStages>(a, v, partial, rows, columns, parts, ahead);
@@ -345,7 +362,7 @@ inline group_rows::Kernel kernel_of(std::size_t columns, const LaunchPlan& p) {
 }
 
 // The stages a block keeps (--stages, or the step's choice), at least one applied, `ahead` posted and
-// one in flight. Steps 09 and 10 share the rule.
+// one in flight. Steps 09 to 11 share the rule.
 // By default ahead + 3, or as many as a block's shared memory holds, where that is fewer.
 inline int stages_for(const LaunchPlan& requested, const course::DeviceFacts& device) {
   matvec::require_stages_hold(requested);
@@ -414,7 +431,7 @@ inline matvec::RowLayout measured_layout(std::size_t rows, std::size_t columns, 
   return faster;
 }
 
-// Steps 09 and 10's plan for the rows of step 08's: step 08's plan with this step's kernel, the bulk
+// Steps 09 to 11's plan for the rows of step 08's: step 08's plan with this step's kernel, the bulk
 // copy engine where it can copy the rows (unless --no-bulk-copy), --rows-ahead and --stages; rows that
 // a block holds go to the block layout or to a group of blocks, whichever measured_layout() finds faster
 // on this GPU.

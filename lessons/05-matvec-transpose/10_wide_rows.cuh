@@ -6,14 +6,17 @@
 // the slice's columns t, t + 512, ... (E = 1 to 16 of them) of R = 16 / E rows at a time, a group.
 // Each block adds up its part of each B_i and posts it to global memory, then waits for all the other
 // blocks' parts before it applies B_i. So every block waits for all the others at every group, and
-// the grid goes at the pace of the block that holds most: hence even slices. The slices wait in
-// shared memory, copied several groups of rows ahead, so that reading goes on during the waits, and a
-// block posts its parts three groups before it needs the sums. Where rows start on 16-byte boundaries,
-// the GPU has a bulk copy engine (09_bulk_copy.cuh) and a thread holds 8 or 16 values of a row, one
-// thread asks the engine for each row's slice, one run of bytes; otherwise every thread copies with
-// cp.async (16 bytes a copy where rows start on 16-byte boundaries). A wait for every other block ends
-// only if every block runs at once: a cooperative launch. Each column has one owner, which writes C
-// directly.
+// the grid goes at the pace of the block that holds most: hence even slices. A wait for every other
+// block ends only if every block runs at once: a cooperative launch. Each column has one owner, which
+// writes C directly.
+//
+// The rest is step 09's (09_rows_posted_ahead.cuh, 09_bulk_copy.cuh), with groups of rows for rows:
+// the slices wait in shared memory, copied several groups ahead, so that reading goes on during the
+// waits; a block posts its parts three groups before it needs the sums; the bulk copy engine copies a
+// row's slice, one run of bytes, where rows start on 16-byte boundaries and a thread holds 8 or 16
+// values of a row, and elsewhere every thread copies with cp.async. Only the copy functions below are
+// the wide layout's own, since they fill its slots. A warp adds up each of the group's R rows on its
+// own, with step 05's five shuffles: R x 5 shuffles a group (step 11 takes fewer).
 //
 // The cost: every group pays the same fixed work, a wait for all the blocks' parts, three barriers
 // and the rows' shuffles, however many columns each thread holds; it weighs most at one column per
@@ -105,10 +108,12 @@ __device__ inline void copy_slices(const float* a, std::size_t first_row, std::s
 }
 
 // The same copies, 16 bytes at a time, when every row starts on a 16-byte boundary (A aligned, N a
-// multiple of 4). Part (r, k) of a stage is kThreads consecutive columns of row r's slice; a quarter
-// of the block copies it, so a thread copies 4 values of some other threads' columns: four copies per
-// thread and group instead of sixteen. Whoever reads a stage must first pass a barrier. Pieces past
-// the end of the slice or the row are never copied (zero since the start, like the slots above).
+// multiple of 4). This way is new here: in step 09 a thread's 4 neighbouring columns are its own, but
+// here a thread's columns lie kThreads apart, so a 16-byte copy holds 4 threads' values. Part (r, k)
+// of a stage is kThreads consecutive columns of row r's slice; a quarter of the block copies it, so a
+// thread copies 4 values of some other threads' columns: four copies per thread and group instead of
+// sixteen. Whoever reads a stage must first pass a barrier. Pieces past the end of the slice or the
+// row are never copied (zero since the start, like the slots above).
 template <int E, int R>
 __device__ inline void copy_slices_by_16(const float* a, std::size_t first_row, std::size_t rows, std::size_t columns,
                                          std::size_t slice, float* stage) {
@@ -154,45 +159,25 @@ __device__ inline void copy_slices_bulk(const float* a, std::size_t first_row, s
       for (int k = 0; k < E; ++k) *slot(stage, r, k, E) = 0.0f;  // a row past the end
 }
 
-// One halving step of warp_sums_of_rows, on the first N of a lane's R values, then the next step:
-// the lane keeps half of the N rows and sends the other half to its partner `16 N / R` lanes away,
-// which keeps the opposite half. A template per step, so that every index is known at compile time
-// and x stays in registers (a loop over the steps left x in local memory at R = 16).
-template <int N, int R>
-__device__ inline void keep_half_of_rows(float (&x)[R], int lane, int& row) {
-  if constexpr (N > 1) {
-    constexpr int offset = 16 * N / R;
-    const bool upper = lane & offset;  // keeps rows N/2 .. N-1 of the current N
+// The warps' sums of a group's R rows, into warp_sums[r][warp]: each row added up across the warp on
+// its own, by step 05's shuffles (matvec::warp_sum, 5 per row), R x 5 shuffles a group. A type with
+// one function, a template parameter of the kernel, so that step 11 can give the same kernel other sums.
+struct EachRowSums {
+  template <int R>
+  __device__ static void add_up(float (&x)[R], float (*warp_sums)[32]) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 #pragma unroll
-    for (int i = 0; i < N / 2; ++i) {
-      const float send = upper ? x[i] : x[i + N / 2];
-      const float keep = upper ? x[i + N / 2] : x[i];
-      x[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+    for (int r = 0; r < R; ++r) {
+      const float sum = matvec::warp_sum(x[r]);  // in every lane
+      if (lane == 0) warp_sums[r][warp] = sum;
     }
-    if (upper) row += N / 2;
-    keep_half_of_rows<N / 2>(x, lane, row);
   }
-}
-
-// Sums each of a lane's R values over the warp, with R - 1 + 5 - log2(R) shuffles rather than 5 R:
-// log2(R) halving steps, then the usual shuffles among the lanes that hold the same row. Afterwards
-// x[0] holds the warp's sum of row lane / (32 / R) (for R = 4: lanes 0-7 row 0, lanes 8-15 row 1,
-// ...); the function returns that row.
-template <int R>
-__device__ inline int warp_sums_of_rows(float (&x)[R]) {
-  const int lane = threadIdx.x % 32;
-  int row = 0;
-  keep_half_of_rows<R>(x, lane, row);
-#pragma unroll
-  for (int offset = 16 / R; offset > 0; offset /= 2) x[0] += __shfl_xor_sync(0xffffffffu, x[0], offset);
-  return row;
-}
+};
 
 // This block's parts of B for group g (rows g R .. g R + R - 1), posted for the other blocks.
-template <int E, int R>
+template <int E, int R, class Sums>
 __device__ inline void post_parts(float* stage, const float (&v_thread)[E], std::size_t g, std::size_t rows,
                                   PartWord* parts, float (*warp_sums)[32]) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   float dot[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
@@ -200,8 +185,7 @@ __device__ inline void post_parts(float* stage, const float (&v_thread)[E], std:
 #pragma unroll
     for (int k = 0; k < E; ++k) dot[r] += *slot(stage, r, k, E) * v_thread[k];
   }
-  const int r = warp_sums_of_rows(dot);  // this lane now holds the warp's sum of row r
-  if (lane % (32 / R) == 0) warp_sums[r][warp] = dot[0];
+  Sums::add_up(dot, warp_sums);
   __syncthreads();
   const std::size_t i = g * R + threadIdx.x;
   if (threadIdx.x < R && i < rows) {
@@ -262,7 +246,8 @@ __device__ inline void gather_b(PartWord* parts, std::size_t g, std::size_t rows
   if (lane == 0) b_group[warp] = b;
 }
 
-template <int E, int kStages>
+// Sums: how a warp adds up the group's rows (EachRowSums here, step 11's halving sums there).
+template <int E, int kStages, class Sums>
 __global__ void __launch_bounds__(kThreads, 1)
     fused_wide_rows(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, PartWord* parts,
                     bool bulk_allowed, int ahead) {
@@ -288,10 +273,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int k = 0; k < E; ++k)
         if (k >= columns_held) *slot(stage(g), r, k, E) = 0.0f;  // never copied into: zero once
   const std::size_t groups = (rows + R - 1) / R;
-  const bool by_16 = columns % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+  const bool by_16 = ahead_rows::rows_on_16_bytes(a, columns);
   const bool bulk = bulk_allowed && bulk_copy::available() && by_16 && E >= kBulkMinValues;
-  if (bulk && threadIdx.x == 0)
-    for (int q = 0; q < kStages; ++q) bulk_copy::init(&stage_landed[q]);
+  ahead_rows::init_stage_barriers<kStages>(bulk, stage_landed);
   __syncthreads();  // the barriers are set up
   auto copy_group = [&](std::size_t g) {
     if (bulk) {
@@ -302,18 +286,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       copy_slices<E, R>(a, g * R, rows, columns, column_of(0, slice, columns), columns_held, stage(g));
     }
   };
-  // Waits until group g is in its stage: the bulk copies' phase g / kStages of the stage's barrier, or
-  // this thread's copies of every group but the newest started, g + 1 whenever this is called (or
-  // later, in the first groups). The barrier after it covers the other threads' copies.
-  auto wait_group = [&](std::size_t g) {
-    if (bulk) bulk_copy::wait(&stage_landed[g % kStages], g / kStages);
-    else ahead_rows::wait_own_copies_but(kStages - 2 - ahead);
-  };
+  auto wait_group = [&](std::size_t g) { ahead_rows::wait_stage<kStages>(bulk, stage_landed, g, ahead); };
   for (int g = 0; g < kStages - 1; ++g) copy_group(g);
   for (std::size_t g = 0; g <= static_cast<std::size_t>(ahead) && g < groups; ++g) wait_group(g);  // 0 .. ahead in
   __syncthreads();  // and the other threads' copies too
   for (std::size_t g = 0; g < static_cast<std::size_t>(ahead) && g < groups; ++g) {
-    post_parts<E, R>(stage(g), v_thread, g, rows, parts, warp_sums);
+    post_parts<E, R, Sums>(stage(g), v_thread, g, rows, parts, warp_sums);
     __syncthreads();  // warp_sums is read before it is written again
   }
   PartWord word[kPartsPerLane] = {};
@@ -324,7 +302,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       __syncthreads();  // everyone's copies have arrived, and everyone is done with group g - 1
     }
     copy_group(g + kStages - 1);  // into the stage of g - 1
-    if (g + ahead < groups) post_parts<E, R>(stage(g + ahead), v_thread, g + ahead, rows, parts, warp_sums);
+    if (g + ahead < groups) post_parts<E, R, Sums>(stage(g + ahead), v_thread, g + ahead, rows, parts, warp_sums);
     gather_b<R>(parts, g, rows, word, b_group[g % 2]);  // waits until every block has posted group g
     __syncthreads();
     ask_parts<R>(parts, g + 1, rows, word);  // in flight while this group is applied
@@ -344,25 +322,26 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-template <int kStages>
+template <int kStages, class Sums>
 const void* kernel_e(int e) {
   switch (e) {
-    case 1: return reinterpret_cast<const void*>(fused_wide_rows<1, kStages>);
-    case 2: return reinterpret_cast<const void*>(fused_wide_rows<2, kStages>);
-    case 4: return reinterpret_cast<const void*>(fused_wide_rows<4, kStages>);
-    case 8: return reinterpret_cast<const void*>(fused_wide_rows<8, kStages>);
-    default: return reinterpret_cast<const void*>(fused_wide_rows<16, kStages>);
+    case 1: return reinterpret_cast<const void*>(fused_wide_rows<1, kStages, Sums>);
+    case 2: return reinterpret_cast<const void*>(fused_wide_rows<2, kStages, Sums>);
+    case 4: return reinterpret_cast<const void*>(fused_wide_rows<4, kStages, Sums>);
+    case 8: return reinterpret_cast<const void*>(fused_wide_rows<8, kStages, Sums>);
+    default: return reinterpret_cast<const void*>(fused_wide_rows<16, kStages, Sums>);
   }
 }
 
 // The kernel for E values per thread and row, with `stages` stages (3 to 7, as step 09's).
-inline const void* kernel_for(int e, int stages) {
+template <class Sums>
+const void* kernel_for(int e, int stages) {
   switch (stages) {
-    case 3: return kernel_e<3>(e);
-    case 4: return kernel_e<4>(e);
-    case 5: return kernel_e<5>(e);
-    case 6: return kernel_e<6>(e);
-    default: return kernel_e<ahead_rows::kMostStages>(e);
+    case 3: return kernel_e<3, Sums>(e);
+    case 4: return kernel_e<4, Sums>(e);
+    case 5: return kernel_e<5, Sums>(e);
+    case 6: return kernel_e<6, Sums>(e);
+    default: return kernel_e<ahead_rows::kMostStages, Sums>(e);
   }
 }
 
@@ -374,24 +353,26 @@ inline std::size_t scratch_bytes(std::size_t rows, int blocks) {
 // C directly; `scratch` holds scratch_bytes(rows, blocks) and is zeroed here.
 // bulk_allowed: false copies every row by thread (--no-bulk-copy), to measure what the engine gives.
 // `stages` groups of rows in shared memory (3 to 7), `ahead` of them posted.
-inline void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
-                   bool bulk_allowed, int ahead, int stages, void* scratch, cudaStream_t stream) {
+template <class Sums>
+void launch(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, int blocks,
+            bool bulk_allowed, int ahead, int stages, void* scratch, cudaStream_t stream) {
   PartWord* parts = static_cast<PartWord*>(scratch);
   CUDA_CHECK(cudaMemsetAsync(parts, 0, scratch_bytes(rows, blocks), stream));  // nothing posted yet
   const int e = values_per_thread(columns, blocks);
   void* arguments[] = {&a, &v, &c, &rows, &columns, &parts, &bulk_allowed, &ahead};
-  CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for(e, stages), dim3(blocks), dim3(kThreads), arguments,
+  CUDA_CHECK(cudaLaunchCooperativeKernel(kernel_for<Sums>(e, stages), dim3(blocks), dim3(kThreads), arguments,
                                          stages * kStageBytes, stream));
 }
 
-// --- the plan and the launcher (step 12 runs them on each GPU's band of rows) ---
+// --- the plan and the launcher, for the kernels with Sums (step 11 runs them with its own) ---
 
 using matvec::LaunchPlan;
 
 // The wide layout: one block per SM (or --blocks), all resident at once. Falls back to two passes
 // when it cannot run, unless it was asked for by name.
-inline LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
-                     const LaunchPlan& requested) {
+template <class Sums>
+LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                      const LaunchPlan& requested) {
   LaunchPlan p;
   p.layout = matvec::RowLayout::kWide;
   p.threads = wide_rows::kThreads;
@@ -405,9 +386,9 @@ inline LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course:
   p.rows_ahead = requested.rows_ahead;
   p.stages = ahead_rows::stages_for(requested, device);
   const std::size_t shared_bytes = p.stages * kStageBytes;
-  course::require_shared_memory(wide_rows::kernel_for(e, p.stages), shared_bytes, device, "step 10 (wide rows)");
-  p.blocks = course::cooperative_grid_blocks(wide_rows::kernel_for(e, p.stages), p.threads, shared_bytes, p.blocks,
-                                             device);
+  const void* kernel = wide_rows::kernel_for<Sums>(e, p.stages);
+  course::require_shared_memory(kernel, shared_bytes, device, "the wide layout");
+  p.blocks = course::cooperative_grid_blocks(kernel, p.threads, shared_bytes, p.blocks, device);
   e = wide_rows::values_per_thread(columns, p.blocks);
   if (e > wide_rows::kMaxPerThread || p.blocks > wide_rows::kMaxBlocks) {
     if (!by_name) return fused_rows::two_passes(rows, columns, device);
@@ -425,21 +406,23 @@ inline LaunchPlan wide_plan(std::size_t rows, std::size_t columns, const course:
 
 // Step 10's plan, by the row's length or --layout: step 09's layouts up to 65536 columns (where a
 // group of blocks runs here), the wide layout beyond.
-inline LaunchPlan plan_by_length(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
-                                 const LaunchPlan& requested) {
+template <class Sums = EachRowSums>
+LaunchPlan plan_by_length(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
+                          const LaunchPlan& requested) {
   using matvec::RowLayout;
-  if (requested.layout == RowLayout::kWide) return wide_plan(rows, columns, device, requested);
+  if (requested.layout == RowLayout::kWide) return wide_plan<Sums>(rows, columns, device, requested);
   if (requested.layout != RowLayout::kAuto || columns <= group_rows::kMaxColumns) {
     const LaunchPlan p = ahead_rows::plan_by_length(rows, columns, device, requested);
     if (p.parts == 0 || requested.layout != RowLayout::kAuto) return p;
   }
-  return wide_plan(rows, columns, device, requested);  // longer rows, or no group of blocks runs here
+  return wide_plan<Sums>(rows, columns, device, requested);  // longer rows, or no group of blocks runs here
 }
 
-inline void run_by_plan(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns,
-                        const LaunchPlan& p, void* scratch, cudaStream_t stream) {
-  if (p.layout == matvec::RowLayout::kWide)
-    launch(a, v, c, rows, columns, p.blocks, p.bulk_copies, p.rows_ahead, p.stages, scratch, stream);  // C directly
+template <class Sums = EachRowSums>
+void run_by_plan(const float* a, const float* v, float* c, std::size_t rows, std::size_t columns, const LaunchPlan& p,
+                 void* scratch, cudaStream_t stream) {
+  if (p.layout == matvec::RowLayout::kWide)  // C directly
+    launch<Sums>(a, v, c, rows, columns, p.blocks, p.bulk_copies, p.rows_ahead, p.stages, scratch, stream);
   else
     ahead_rows::run_by_plan(a, v, c, rows, columns, p, scratch, stream);
 }

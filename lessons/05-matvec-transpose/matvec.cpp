@@ -232,7 +232,7 @@ void Lesson::declare(course::CommandLine& cli, const Step& step) {
                    std::string("who holds a row: warp, block") +
                        (step.options & kGroupLayoutsOption ? ", group, cluster" : "") +
                        (step.options & kWideLayoutOption ? ", wide" : "") +
-                       (step.options & kRowsAheadOption  // steps 09 and 10 (and 10b) probe for rows a block holds
+                       (step.options & kRowsAheadOption  // steps 09 to 11 (and 10b) probe for rows a block holds
                             ? " (auto: chosen by N, and for rows a block holds by timing a block and a group on this GPU)"
                             : " (auto: chosen by N)"));
   if (step.options & kRowsAheadOption)
@@ -343,7 +343,7 @@ int finish(const course::Measurement& m, const Problem& p, const std::vector<flo
                              [&](const std::string& path) { course::write_single_vector(path, c); });
 }
 
-// What a step chose by size, for the text report: steps 07 to 10's layout and grid (or their two
+// What a step chose by size, for the text report: steps 07 to 11's layout and grid (or their two
 // passes), and the pieces A v cuts rows into where they are few (steps 05, 06 and the two passes).
 std::string describe_launch(const Step& step, const LaunchPlan& plan, std::size_t columns) {
   std::string text;

@@ -66,7 +66,7 @@ course::Tolerance tolerance(const Problem& p, const std::vector<double>& expecte
 /// where the terms cancel (the exercises: M terms for A^T x, N for A x).
 course::Tolerance sum_tolerance(std::size_t terms, const std::vector<double>& scales);
 
-/// Who holds a row of A in steps 07 to 10 until its B_i is known (--layout).
+/// Who holds a row of A in steps 07 to 11 until its B_i is known (--layout).
 enum class RowLayout {
   kAuto,     ///< chosen by the row's length N
   kWarp,     ///< a warp per row: 32 lanes x 32 values
@@ -76,7 +76,7 @@ enum class RowLayout {
   kWide,     ///< every block a slice of every row (a cooperative launch), up to 16 values per thread of the grid
 };
 
-/// How steps 09 and 10 chose between a block per row and a group of blocks per row, for rows that a
+/// How steps 09 to 11 chose between a block per row and a group of blocks per row, for rows that a
 /// block holds (the launch line says which).
 enum class LayoutChoice {
   kByLength,  ///< no choice between the two: the row's length or --layout decided
@@ -97,8 +97,8 @@ std::string layout_name(RowLayout layout);
 void require_layout_holds(RowLayout layout, std::size_t columns);
 
 /// Throws course::UsageError (one line) when `layout` is not one of the step's: step 07 holds rows in a
-/// warp or a block, steps 08 and 09 also in a group of blocks (or a cluster), step 10 also in the wide
-/// layout (Step::options says which).
+/// warp or a block, steps 08 and 09 also in a group of blocks (or a cluster), steps 10 and 11 also in the
+/// wide layout (Step::options says which).
 struct Step;
 void require_step_has_layout(RowLayout layout, const Step& step);
 
@@ -111,24 +111,24 @@ struct LaunchPlan {
   int threads = 0;                ///< threads per block
   int blocks = 0;                 ///< blocks per grid (for steps that choose it)
   int parts = 0;                  ///< row or column parts that produce partial sums (steps 04-06, and the
-                                  ///< fallback of steps 07 to 10)
+                                  ///< fallback of steps 07 to 11)
   std::size_t scratch_bytes = 0;  ///< device scratch: B, partial sums
-  int row_pieces = 1;             ///< steps 05, 06 and 07 to 10's fallback: pieces each row of A v is cut into
+  int row_pieces = 1;             ///< steps 05, 06 and 07 to 11's fallback: pieces each row of A v is cut into
   bool whole_rows = false;        ///< step 05 (--whole-rows): a warp per whole row in A v, even where rows are few
   int rows_at_a_time = 0;         ///< step 06: rows a warp takes together (A v) and rows in flight (A^T B); 0: 4
   bool scalar_loads = false;      ///< step 06: 4-byte loads even where 16-byte loads would do
   bool shared_vector = true;      ///< step 04: the vector's tiles through shared memory (else read from global)
-  RowLayout layout = RowLayout::kAuto;  ///< steps 07 to 10: who holds a row (the plan names the one it chose)
-  bool bulk_copies = false;       ///< steps 09 and 10's group and wide layouts: rows may go through the bulk copy
+  RowLayout layout = RowLayout::kAuto;  ///< steps 07 to 11: who holds a row (the plan names the one it chose)
+  bool bulk_copies = false;       ///< steps 09 to 11's group and wide layouts: rows may go through the bulk copy
                                   ///< engine (the plan's choice: off with no_bulk_copy)
-  bool no_bulk_copy = false;      ///< steps 09 and 10 (--no-bulk-copy): every thread copies its own values, even where
+  bool no_bulk_copy = false;      ///< steps 09 to 11 (--no-bulk-copy): every thread copies its own values, even where
                                   ///< the engine could (a request; the plan answers with bulk_copies)
-  int rows_ahead = 3;             ///< steps 09 and 10's group and wide layouts (--rows-ahead 1 to 4): rows (groups of
+  int rows_ahead = 3;             ///< steps 09 to 11's group and wide layouts (--rows-ahead 1 to 4): rows (groups of
                                   ///< rows) whose parts a block posts before it waits for the parts of the oldest
-  int stages = 0;                 ///< steps 09 and 10's group and wide layouts (--stages): rows (groups of rows) a
+  int stages = 0;                 ///< steps 09 to 11's group and wide layouts (--stages): rows (groups of rows) a
                                   ///< block keeps in shared memory, one applied, rows_ahead posted, the rest in
                                   ///< flight; 0: rows_ahead + 3 (the plan names the number it chose)
-  LayoutChoice layout_choice = LayoutChoice::kByLength;  ///< steps 09 and 10: how the block or group layout
+  LayoutChoice layout_choice = LayoutChoice::kByLength;  ///< steps 09 to 11: how the block or group layout
                                                          ///< was chosen for rows a block holds
   bool finish_in_launch = false;  ///< step 10b: the fused kernel adds the partial C's itself, after a grid barrier
                                   ///< (no second launch)
@@ -159,21 +159,21 @@ void require_stages_hold(const LaunchPlan& requested);
 enum StepOption : unsigned {
   kIdeasApartOptions = 1u,    ///< --rows 1|4 and --scalar-loads: step 06's two ideas, one at a time
   kSharedVectorOption = 2u,   ///< --no-shared-vector: step 04 without its shared-memory tiles
-  kLayoutOption = 4u,         ///< --layout: steps 07 to 10 with one of their layouts, whatever N is
-  kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: steps 09 and 10's group and wide layouts without the bulk copy
+  kLayoutOption = 4u,         ///< --layout: steps 07 to 11 with one of their layouts, whatever N is
+  kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: steps 09 to 11's group and wide layouts without the bulk copy
                               ///< engine
-  kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: steps 09 and 10's group layout posting 1 or 3 rows ahead
+  kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: steps 09 to 11's group layout posting 1 or 3 rows ahead
   kPrefetchOption = 32u,      ///< --prefetch on|off: step 07's warp and block layouts with or without the next row
                               ///< in flight
   kBlockThreadsOption = 64u,  ///< --block-threads 512|1024: step 07's block layout with blocks of that size
   kWarpE32Option = 128u,      ///< --warp-e32 lines|first-element|registers: step 07's warp layout on rows of 513
                               ///< to 1024 columns read and held each way
-  kGroupLayoutsOption = 256u,    ///< --layout also takes group and cluster (steps 08 to 10)
+  kGroupLayoutsOption = 256u,    ///< --layout also takes group and cluster (steps 08 to 11)
   kWholeRowsOption = 512u,       ///< --whole-rows: step 05's A v without cutting few rows into pieces
-  kWideLayoutOption = 1024u,     ///< --layout also takes wide (step 10)
-  kGpusOption = 2048u,           ///< --gpus K and --scaling: step 12 on K GPUs, or its table of 1, 2, 4, ... GPUs
-  kProcessesOption = 4096u,      ///< --gpus K and --nccl-id FILE: step 13, one process per GPU
-  kStagesOption = 8192u,         ///< --stages N: steps 09 and 10's group and wide layouts with N stages of rows
+  kWideLayoutOption = 1024u,     ///< --layout also takes wide (steps 10 and 11)
+  kGpusOption = 2048u,           ///< --gpus K and --scaling: step 13 on K GPUs, or its table of 1, 2, 4, ... GPUs
+  kProcessesOption = 4096u,      ///< --gpus K and --nccl-id FILE: step 14, one process per GPU
+  kStagesOption = 8192u,         ///< --stages N: steps 09 to 11's group and wide layouts with N stages of rows
 };
 
 /// One rung of the ladder.
@@ -215,9 +215,9 @@ struct Request : course::StepRequest {
   LaunchPlan requested;  ///< the launch options of Step::options: --threads, --blocks (0: the step's choice),
                          ///< --rows, --scalar-loads, --no-shared-vector, --whole-rows, --layout, --prefetch,
                          ///< --block-threads, --warp-e32, --rows-ahead, --no-bulk-copy
-  long long gpus = 0;    ///< --gpus (step 12): how many GPUs, 0 for every GPU of the machine
-  bool scaling = false;  ///< --scaling (step 12): the table of 1, 2, 4, ... GPUs instead of one run
-  std::string nccl_id;   ///< --nccl-id (step 13): where rank 0 hands NCCL's id to the others under Slurm
+  long long gpus = 0;    ///< --gpus (step 13): how many GPUs, 0 for every GPU of the machine
+  bool scaling = false;  ///< --scaling (step 13): the table of 1, 2, 4, ... GPUs instead of one run
+  std::string nccl_id;   ///< --nccl-id (step 14): where rank 0 hands NCCL's id to the others under Slurm
 };
 
 /// Lesson 05 as the course's step skeleton sees it (course/step_program.h): its options, its
@@ -247,7 +247,7 @@ Problem load_problem(const Request& request);
 
 /// Finishes a GPU step's measurement: adds the GPU and the ceilings, checks `c` against the reference
 /// within tolerance(), prints the report and writes --output. Returns the program's exit code (0 only
-/// on PASS). A step on @p gpus GPUs (step 12) names them and counts every GPU's bandwidth in its ceiling.
+/// on PASS). A step on @p gpus GPUs (step 13) names them and counts every GPU's bandwidth in its ceiling.
 int report_gpu(course::Measurement m, const Problem& p, const std::vector<float>& c, const Request& request,
                int gpus = 1);
 

@@ -1,6 +1,6 @@
 // Lesson 05, C = A^T (A v): the plumbing the GPU steps share. The device code each step teaches is in
 // that step's file, or in a header named after it when a later step reuses it
-// (04_shared_vector_tiles.cuh, 05_coalesced_warps.cuh, ..., 09_bulk_copy.cuh, 10_wide_rows.cuh).
+// (04_shared_vector_tiles.cuh, 05_coalesced_warps.cuh, ..., 09_bulk_copy.cuh, 10_wide_rows.cuh, 11_halving_sums.cuh).
 #pragma once
 
 #include <cuda/atomic>
@@ -17,7 +17,7 @@ namespace matvec {
 // The smaller of two sizes, on the host or the device (std::min is host-only).
 __host__ __device__ inline std::size_t smaller(std::size_t a, std::size_t b) { return a < b ? a : b; }
 
-// A block's part of a sum, posted in global memory for other blocks to read (steps 08 to 10's group
+// A block's part of a sum, posted in global memory for other blocks to read (steps 08 to 11's group
 // and wide layouts): one 64-bit word, a number in the high half (0: not posted yet; the scratch is
 // zeroed before each launch) and the float in the low half. An aligned 64-bit store is seen whole or not at
 // all, so a reader that finds the number it waits for has the value: no read-modify-write, no fence.

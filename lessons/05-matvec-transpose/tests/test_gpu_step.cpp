@@ -29,8 +29,8 @@ void require_step_matches(const matvec::Problem& p, const matvec::LaunchPlan& re
 }
 
 // Whether this step takes `layout`: steps without --layout ignore it; step 07 holds rows in a warp or
-// a block only, steps 08 and 09 also in a group of blocks or a cluster, step 10 also in the wide layout
-// (each refuses the others).
+// a block only, steps 08 and 09 also in a group of blocks or a cluster, steps 10 and 11 also in the
+// wide layout (each refuses the others).
 bool takes_layout(matvec::RowLayout layout) {
   if (!(kThisStep.options & matvec::kLayoutOption)) return true;
   if (layout == matvec::RowLayout::kGroup || layout == matvec::RowLayout::kCluster)
@@ -64,7 +64,7 @@ TEST_CASE("matches the reference on tall and wide matrices") {
   require_step_matches(matvec::make_problem(1025, 16400, 14));  // groups of 3 blocks, the third of 16 columns
 }
 
-TEST_CASE("matches the reference on rows that step 10's wide layout splits 1 to 16 columns per thread") {
+TEST_CASE("matches the reference on rows that steps 10 and 11's wide layout splits 1 to 16 columns per thread") {
   // On a GPU of about 132 SMs the wide layout (asked for by name up to 65536 columns, where a group of
   // blocks would hold the row) gives each thread 2 columns of a row of 70001 (and takes groups of 8 rows, the
   // last one short), 8 of 300007 and 16 of 600011: copies of 4 bytes, as these rows do not start on
@@ -83,11 +83,11 @@ TEST_CASE("matches the reference on rows that step 10's wide layout splits 1 to 
   require_step_matches(matvec::make_problem(37, 300008, 22));
 }
 
-TEST_CASE("matches the reference on every row length steps 07 to 10 treat differently") {
+TEST_CASE("matches the reference on every row length steps 07 to 11 treat differently") {
   // Steps 07 to 10 give a row to a warp up to 1024 columns, to a block of 512 threads up to 8192
   // (E = 4, 8, 16 elements per thread), of 1024 up to 16384; beyond, step 07 runs two passes, and
-  // steps 08 to 10 give a row to a group of 2 to 8 blocks up to 65536 (8192 columns per block); beyond
-  // that steps 08 and 09 run two passes and step 10 gives each block a slice of every row.
+  // steps 08 to 11 give a row to a group of 2 to 8 blocks up to 65536 (8192 columns per block); beyond
+  // that steps 08 and 09 run two passes and steps 10 and 11 give each block a slice of every row.
   for (std::size_t n : {32, 33, 1024, 1025, 3000, 8192, 8193, 16384, 16385, 32769, 65536, 65537})
     require_step_matches(matvec::make_problem(300, n, n));
   for (std::size_t n : {131072, 131073}) require_step_matches(matvec::make_problem(37, n, n));
@@ -96,7 +96,7 @@ TEST_CASE("matches the reference on every row length steps 07 to 10 treat differ
 TEST_CASE("matches the reference on a few long rows") {
   // Steps 05 and 06 cut rows into pieces where there are too few to give every warp one (5 rows of
   // 100,000 columns: 97 pieces a row in step 05, 24 per group of 4 rows in step 06); steps 07 to 09
-  // run step 06's two passes on such rows, and step 10 falls back to them where the grid's threads
+  // run step 06's two passes on such rows, and steps 10 and 11 fall back to them where the grid's threads
   // would hold more than 16 columns each, as with 4 blocks of 512 threads here.
   matvec::LaunchPlan few_blocks;
   few_blocks.blocks = 4;
@@ -107,7 +107,7 @@ TEST_CASE("matches the reference on a few long rows") {
   require_step_matches(matvec::make_problem(1, 2000000, 21));
 }
 
-TEST_CASE("every layout of steps 07 to 10 matches the reference on every row length it holds") {
+TEST_CASE("every layout of steps 07 to 11 matches the reference on every row length it holds") {
   // --layout: a warp holds up to 1024 columns, a block 16384, a group or a cluster of blocks 65536,
   // the wide layout any. 517 rows leave short last groups; 40001 columns make a group of 5 blocks,
   // 65536 one of 8.
@@ -125,7 +125,7 @@ TEST_CASE("every layout of steps 07 to 10 matches the reference on every row len
     }
 }
 
-TEST_CASE("steps 09 and 10's group and wide layouts match the reference with every thread copying its own values") {
+TEST_CASE("steps 09 to 11's group and wide layouts match the reference with every thread copying its own values") {
   // --no-bulk-copy: rows of a multiple of 4 columns, which the bulk copy engine would copy (40000 and
   // 65536 in a group of blocks; 300008 and 600012 in the wide layout, 8 and 16 columns per thread),
   // and one that it would not (40001).
@@ -152,7 +152,7 @@ TEST_CASE("steps 09 and 10's group and wide layouts match the reference with eve
     }
 }
 
-TEST_CASE("steps 09 and 10's group layout matches the reference posting one row ahead") {
+TEST_CASE("steps 09 to 11's group layout matches the reference posting one row ahead") {
   // --rows-ahead 1: groups of 5 and 8 blocks (40001 and 65536 columns), copied by the bulk copy engine
   // or by every thread, launched cooperatively and as clusters; more rows than groups, so that every
   // block goes round its stages several times. The plan must carry the request to the launch.
@@ -219,7 +219,7 @@ TEST_CASE("step 07's warp layout matches the reference on rows of 17 to 32 value
 
 TEST_CASE("any launch configuration gives the same answer on a wide matrix") {
   // Steps 08 to 10 round the grid up to whole groups (of 5 blocks at 40000 columns), launched
-  // cooperatively or as clusters (a group of one block takes every row); step 10's wide layout takes
+  // cooperatively or as clusters (a group of one block takes every row); steps 10 and 11's wide layout takes
   // any grid that gives each thread at most 16 columns and fits on the GPU at once.
   const matvec::Problem p = matvec::make_problem(45, 40000, 13);
   for (auto layout : {matvec::RowLayout::kAuto, matvec::RowLayout::kCluster, matvec::RowLayout::kWide})

@@ -1,12 +1,12 @@
-// Tests of lesson 05's step 12 (lesson05_12_gpus_all_reduce_test): C from a band of A's rows on each
+// Tests of lesson 05's step 13 (lesson05_13_gpus_all_reduce_test): C from a band of A's rows on each
 // GPU and one all-reduce must match the double-precision reference within the lesson's tolerance, on
 // one GPU and on every GPU of the machine (the two are the same test on a machine of one GPU; the
-// CTest test "lesson05.12_gpus_all_reduce: ... on 2 GPUs" runs the program on two, or is skipped).
+// CTest test "lesson05.13_gpus_all_reduce: ... on 2 GPUs" runs the program on two, or is skipped).
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "12_gpus_all_reduce.h"
+#include "13_gpus_all_reduce.h"
 #include "course/gpus.h"
 #include "course/test_sizes.h"
 #include "course/verify.h"
@@ -26,7 +26,7 @@ void require_matches(const matvec::Problem& p, int gpus) {
 }  // namespace
 
 TEST_CASE("matches the reference on one GPU and on every GPU, at awkward shapes") {
-  // Rows that do not divide among the GPUs (bands a row apart), short and long rows (step 10's warp,
+  // Rows that do not divide among the GPUs (bands a row apart), short and long rows (step 11's warp,
   // block, group and wide layouts on each band), one row per GPU where there are as many rows.
   const int every = course::gpu_count();
   const std::vector<std::pair<std::size_t, std::size_t>> shapes{

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 13 as K processes, one per GPU, started by the program itself: the run must PASS, rank 0 alone
+# Step 14 as K processes, one per GPU, started by the program itself: the run must PASS, rank 0 alone
 # must report, and the report must say K processes started by the course's launcher.
 # Usage: test_processes.sh PROGRAM K   (run through common/tests/run_with_gpus.sh K)
 set -uo pipefail
@@ -13,4 +13,4 @@ word=processes
 grep -Eq "^ *launch +$processes $word.*\(started by course\)" <<<"$out" ||
   { echo "FAILED: the report does not say $processes $word started by the course's launcher"; exit 1; }
 [ "$(grep -c '^ *check ' <<<"$out")" = 1 ] || { echo "FAILED: not exactly one report (rank 0's)"; exit 1; }
-echo "ok: step 13 as $processes $word"
+echo "ok: step 14 as $processes $word"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 13 twice in a row as two processes started by the program itself, both with the same
+# Step 14 twice in a row as two processes started by the program itself, both with the same
 # --nccl-id file, each time over a file that another launch left there in the form rank 0 writes
 # (course::hand_over: a line, the stamp, the id), as if its rank 0 had died before removing it: each
 # run must end in time and PASS, rank 0 reporting, and leave no id file.
@@ -23,4 +23,4 @@ for run in 1 2; do
   grep -Eq '^ *check +PASS' <<<"$out" || { echo "FAILED: run $run did not PASS"; exit 1; }
   [ ! -e "$id" ] || { echo "FAILED: run $run left its id file"; exit 1; }
 done
-echo "ok: step 13 twice on the same --nccl-id file, each over another launch's"
+echo "ok: step 14 twice on the same --nccl-id file, each over another launch's"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 13 started by Slurm's srun, on the one-node Slurm of common/testing/slurm_cluster.sh, as two
+# Step 14 started by Slurm's srun, on the one-node Slurm of common/testing/slurm_cluster.sh, as two
 # tasks: each reads its rank from Slurm (SLURM_PROCID, SLURM_NTASKS) and, without --nccl-id, refuses in
 # one line; with --nccl-id each task runs (without a GPU: each says it is skipped; with GPUs, the run
 # PASSes and rank 0 reports, as one task on a machine of one GPU). Leaves no daemon running.
@@ -38,4 +38,4 @@ else
   [ "$(grep -c 'skipped' <<<"$out")" = 2 ] || { echo "FAILED: not both tasks started and skipped (no GPU here)"; exit 1; }
 fi
 stop_slurm_and_check || exit 1
-echo "ok: srun started step 13 as two tasks"
+echo "ok: srun started step 14 as two tasks"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 13 twice in one Slurm job, on the one-node Slurm of common/testing/slurm_cluster.sh: one
+# Step 14 twice in one Slurm job, on the one-node Slurm of common/testing/slurm_cluster.sh: one
 # allocation (salloc) runs srun twice, both with the same --nccl-id file, each time over a file that
 # another launch left there in the form rank 0 writes (course::hand_over: a line, the stamp, the id):
 # before the first srun, another job's; before the second, the first srun's own (its job and step), as

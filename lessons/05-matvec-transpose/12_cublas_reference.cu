@@ -1,4 +1,4 @@
-// Lesson 05, step 11: the library reference, two cublasSgemv calls.
+// Lesson 05, step 12: the library reference, two cublasSgemv calls.
 //
 // cuBLAS stores matrices by columns. Our row-major M x N matrix A is, read by columns, the N x M
 // matrix A^T with leading dimension N. So B = A v is cublasSgemv with op T on that N x M matrix, and
@@ -6,7 +6,7 @@
 // once, outside the timed region; each run only sets its stream.
 //
 // What to expect: cuBLAS reads A twice, once per call, so it is bounded by two passes over A; the fused
-// steps 07 to 10 need only one.
+// steps 07 to 11 need only one.
 //
 // Launch: cuBLAS chooses; --threads and --blocks are ignored.
 #include <cublas_v2.h>
@@ -55,4 +55,4 @@ void run(const float* a, const float* v, float* c, std::size_t rows, std::size_t
 
 }  // namespace
 
-const matvec::Step matvec::kThisStep = {"11", "two cublasSgemv calls (library)", "library", nullptr, plan, run, 2};
+const matvec::Step matvec::kThisStep = {"12", "two cublasSgemv calls (library)", "library", nullptr, plan, run, 2};

@@ -1,4 +1,4 @@
-// Lesson 05, step 12's band of rows: what one GPU holds and runs (step 13 runs the same in each of its
+// Lesson 05, step 13's band of rows: what one GPU holds and runs (step 14 runs the same in each of its
 // processes).
 #pragma once
 
@@ -6,7 +6,7 @@
 
 #include "course/buffers.h"
 #include "course/device.h"
-#include "10_wide_rows.cuh"
+#include "11_halving_sums.cuh"
 #include "matvec.h"
 
 namespace gpus_rows {
@@ -23,7 +23,7 @@ inline void band_of(std::size_t rows, std::size_t g, std::size_t k, std::size_t&
   count = rows * (g + 1) / k - first;
 }
 
-// One GPU's share: A's rows first .. first + rows - 1, v, its part of C, and step 10's launch for them.
+// One GPU's share: A's rows first .. first + rows - 1, v, its part of C, and step 11's launch for them.
 struct Band {
   int device = 0;
   std::size_t first = 0, rows = 0;
@@ -37,7 +37,7 @@ struct Band {
     band_of(p.rows, g, k, first, rows);
     CUDA_CHECK(cudaSetDevice(device));  // everything below lives on this GPU
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    plan = wide_rows::plan_by_length(rows, p.columns, course::query_device(device), requested);
+    plan = halving_sums::plan_by_length(rows, p.columns, course::query_device(device), requested);
     a = course::DeviceBuffer<float>(rows * p.columns, "a band of A");
     v = course::DeviceBuffer<float>(p.columns, "vector v");
     c = course::DeviceBuffer<float>(p.columns, "a part of C");
@@ -52,9 +52,9 @@ struct Band {
   Band(const Band&) = delete;
   Band& operator=(const Band&) = delete;
 
-  // Step 10's kernels on the band: this GPU's part of C, into its stream.
+  // Step 11's kernels on the band: this GPU's part of C, into its stream.
   void run(std::size_t columns) {
-    wide_rows::run_by_plan(a.data(), v.data(), c.data(), rows, columns, plan, scratch.data(), stream);
+    halving_sums::run_by_plan(a.data(), v.data(), c.data(), rows, columns, plan, scratch.data(), stream);
   }
 };
 

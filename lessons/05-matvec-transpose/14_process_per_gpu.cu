@@ -1,9 +1,9 @@
-// Lesson 05, step 13: step 12's bands and all-reduce, with one process per GPU.
+// Lesson 05, step 14: step 13's bands and all-reduce, with one process per GPU.
 //
-// What changed: the host side, not the GPUs' work. Step 12 drives every GPU from one process, which
+// What changed: the host side, not the GPUs' work. Step 13 drives every GPU from one process, which
 // cannot reach past one machine. Here each GPU gets a process of its own, all running this program
 // (SPMD: single program, multiple data): process r of K learns r and K from its launcher, takes GPU
-// r of its machine and band r of A's rows, runs step 10's single pass on it, and joins one NCCL
+// r of its machine and band r of A's rows, runs step 11's single pass on it, and joins one NCCL
 // all-reduce of C with the others. To make their communicator, the processes must share NCCL's
 // unique id: rank 0 makes it and writes it to a file that every process sees, stamped with this
 // launch; the others wait until the file holds their own launch's id, never taking one that an
@@ -19,18 +19,18 @@
 // of one srun and another for the job's next srun. --nccl-id names the file for the id, on a file
 // system every machine sees:
 //
-//   srun --nodes 2 --ntasks-per-node 4 --gpus-per-node 4 build/bin/lesson05_13_process_per_gpu \
+//   srun --nodes 2 --ntasks-per-node 4 --gpus-per-node 4 build/bin/lesson05_14_process_per_gpu \
 //        --nccl-id $HOME/nccl-id.$SLURM_JOB_ID
 //
 // Why it is faster: it is not, on one machine; it is what scales past one. Each process starts only
-// its own GPU's work, where step 12's one thread starts every GPU's in turn.
+// its own GPU's work, where step 13's one thread starts every GPU's in turn.
 //
 // What it costs: K processes, each making and checking the whole problem (the same seed gives every
 // rank the same A), a file to hand the id over, and a run that stops when any process fails (the
 // launcher stops the others, which would wait for it in NCCL for ever). Rank 0 reports; the others
 // check their C in silence.
 //
-// Launch: --gpus K processes (default: every GPU); each GPU's launch is step 10's for its band.
+// Launch: --gpus K processes (default: every GPU); each GPU's launch is step 11's for its band.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -42,7 +42,7 @@
 #include "course/step_program.h"
 #include "course/timing.h"
 #include "course/verify.h"
-#include "12_gpus_all_reduce.cuh"
+#include "13_gpus_all_reduce.cuh"
 #include "matvec.h"
 
 namespace {
@@ -101,16 +101,16 @@ int run_rank(const course::Rank& me, matvec::Request& request) {
   return matvec::report_gpu(m, problem, c, request, me.ranks);
 }
 
-// On one GPU the step is step 10 (the lesson's tests of every step run it so).
+// On one GPU the step is step 11 (the lesson's tests of every step run it so).
 matvec::LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
                         const matvec::LaunchPlan& requested) {
-  return wide_rows::plan_by_length(rows, columns, device, requested);
+  return halving_sums::plan_by_length(rows, columns, device, requested);
 }
 
 }  // namespace
 
-const matvec::Step matvec::kThisStep = {"13", "one process per GPU, one all-reduce", "gpu", nullptr, plan,
-                                        wide_rows::run_by_plan, 1, false, matvec::kProcessesOption};
+const matvec::Step matvec::kThisStep = {"14", "one process per GPU, one all-reduce", "gpu", nullptr, plan,
+                                        halving_sums::run_by_plan, 1, false, matvec::kProcessesOption};
 
 int main(int argc, char** argv) {
   // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.

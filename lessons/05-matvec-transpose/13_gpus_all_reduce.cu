@@ -1,8 +1,8 @@
-// Lesson 05, step 12: every GPU of the machine, a band of A's rows each, and one all-reduce of C.
+// Lesson 05, step 13: every GPU of the machine, a band of A's rows each, and one all-reduce of C.
 //
 // What changed: the problem leaves one GPU. C = A^T (A v) is the sum over the rows i of B_i times row
 // i, so a band of rows gives a part of C that needs nothing from the other bands. GPU g of K holds rows
-// g M / K to (g + 1) M / K - 1 and runs step 10's single pass on them (its plan and its kernels,
+// g M / K to (g + 1) M / K - 1 and runs step 11's single pass on them (its plan and its kernels,
 // unchanged); then one NCCL all-reduce adds the K parts, after which every GPU holds the whole C. It
 // is the pattern of data-parallel training: each GPU its own share of the data, one all-reduce of what
 // they computed.
@@ -23,9 +23,9 @@
 // block until every rank has joined the collective, so one thread making them one after another
 // could wait in the first for calls it has not made yet; grouped, they are one operation. One GPU
 // needs no all-reduce: its C is the whole C. ncclCommInitAll makes the communicators of one
-// process's GPUs, so this step stays on one machine (step 13: a process per GPU).
+// process's GPUs, so this step stays on one machine (step 14: a process per GPU).
 //
-// Launch: --gpus K (default: every GPU); each GPU's launch is step 10's for its band.
+// Launch: --gpus K (default: every GPU); each GPU's launch is step 11's for its band.
 #include <cuda_runtime.h>
 
 #include <iostream>
@@ -39,8 +39,8 @@
 #include "course/step_program.h"
 #include "course/timing.h"
 #include "course/verify.h"
-#include "12_gpus_all_reduce.cuh"
-#include "12_gpus_all_reduce.h"
+#include "13_gpus_all_reduce.cuh"
+#include "13_gpus_all_reduce.h"
 #include "matvec.h"
 
 namespace gpus_rows {
@@ -64,7 +64,7 @@ class Gpus {
   Gpus(const Gpus&) = delete;
   Gpus& operator=(const Gpus&) = delete;
 
-  // Every GPU's part of C, by step 10's kernels on its band; then the all-reduce.
+  // Every GPU's part of C, by step 11's kernels on its band; then the all-reduce.
   void run() {
     run_bands();
     all_reduce();
@@ -175,11 +175,11 @@ int print_scaling(const matvec::Problem& p, const matvec::Request& request) {
                               .median_ms;
     table.add(k, times, pass);
   }
-  std::cout << "Lesson 05, step 12: C = A^T (A v) on 1 to " << every_gpu.size() << " GPUs, " << p.rows << " x "
+  std::cout << "Lesson 05, step 13: C = A^T (A v) on 1 to " << every_gpu.size() << " GPUs, " << p.rows << " x "
             << p.columns << ", a band of A's rows on each GPU; " << course::query_device(every_gpu[0]).name
             << ", medians of " << timing.reps << " runs\n\n";
   table.print(std::cout);
-  std::cout << "T1: step 10's kernels on the whole of A; the all-reduce adds " << p.columns << " floats\n";
+  std::cout << "T1: step 11's kernels on the whole of A; the all-reduce adds " << p.columns << " floats\n";
   return all_pass ? course::kExitPass : course::kExitFail;
 }
 
@@ -187,16 +187,16 @@ int print_scaling(const matvec::Problem& p, const matvec::Request& request) {
 
 namespace {
 
-// On one GPU the step is step 10 (the lesson's tests of every step run it so).
+// On one GPU the step is step 11 (the lesson's tests of every step run it so).
 matvec::LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts& device,
                         const matvec::LaunchPlan& requested) {
-  return wide_rows::plan_by_length(rows, columns, device, requested);
+  return halving_sums::plan_by_length(rows, columns, device, requested);
 }
 
 }  // namespace
 
-const matvec::Step matvec::kThisStep = {"12", "every GPU, a band of rows each, one all-reduce", "gpu", nullptr,
-                                        plan, wide_rows::run_by_plan, 1, false, matvec::kGpusOption};
+const matvec::Step matvec::kThisStep = {"13", "every GPU, a band of rows each, one all-reduce", "gpu", nullptr,
+                                        plan, halving_sums::run_by_plan, 1, false, matvec::kGpusOption};
 
 int main(int argc, char** argv) {
   // The course's step skeleton reads the options (and says SKIP without a GPU); this page does the rest.
