@@ -30,7 +30,8 @@ namespace {
 using segscan::Flagged;
 using segscan::TileTotals;
 
-// One tile of blockDim.x elements, scanned in shared memory by rounds that ping-pong between two halves.
+// One tile of blockDim.x elements, scanned in shared memory by rounds that ping-pong between two halves
+// (in place, a thread could read a neighbour that the same round has already updated).
 template <class T, class Op>
 __global__ void scan_tiles_in_shared_memory(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
                                             TileTotals<T> totals) {

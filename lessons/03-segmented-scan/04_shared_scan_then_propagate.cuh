@@ -1,4 +1,4 @@
-// Lesson 03, step 04's building block, used by steps 05 to 07 (step 08 takes only aligned_bytes):
+// Lesson 03, step 04's building block, used by steps 05 to 07 (steps 08 and 09 take only aligned_bytes):
 // scan-then-propagate across tiles.
 //
 // A block can scan its own tile, but not the elements of the tiles before it. So the scan runs in three

@@ -43,6 +43,8 @@ __device__ inline unsigned slot(unsigned i) {
   return kPadded ? i + (i >> 5) : i;
 }
 
+// One tile of 2 blockDim.x elements: up-sweep, down-sweep, then each element combined with its
+// exclusive prefix. The tree needs a power-of-two tile; elements past the end are heads.
 template <class T, class Op, bool kPadded>
 __global__ void scan_tiles_work_efficient(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
                                           TileTotals<T> totals) {
@@ -79,7 +81,7 @@ __global__ void scan_tiles_work_efficient(const T* values, const std::uint8_t* f
   __syncthreads();
   const unsigned root = slot<kPadded>(size - 1);
   const Flagged<T> total{tile_values[root], static_cast<std::uint8_t>(tile_flags[root])};
-  __syncthreads();
+  __syncthreads();  // every thread has read the total before thread 0 replaces it by the identity
   if (t == 0) {
     tile_values[root] = Op::template identity<T>();
     tile_flags[root] = 0;

@@ -33,6 +33,8 @@ namespace {
 using segscan::Flagged;
 using segscan::TileTotals;
 
+// One tile of blockDim.x elements, one per thread: the block scan of 06_warp_shuffle.cuh gives each
+// thread its exclusive prefix, and the thread's own pair completes it.
 template <class T, class Op>
 __global__ void scan_tiles_with_shuffles(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
                                          TileTotals<T> totals) {

@@ -1,5 +1,6 @@
-// Lesson 03, step 06's building blocks, used by steps 07 and 08: scans of pairs (flag, value) across a
-// warp with shuffles, and across a block with one warp scan per warp and one over the warps' totals.
+// Lesson 03, step 06's building blocks, used by steps 07 and 08 (and 09, through step 08's header):
+// scans of pairs (flag, value) across a warp with shuffles, and across a block with one warp scan per
+// warp and one over the warps' totals.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -29,8 +29,9 @@
 // the propagation rewriting what lies before each tile's first head. Step 08 does it all in one
 // kernel, with no propagation.
 //
-// Launch: 256 threads per block (or --threads, whole warps, up to what the kernel's registers allow),
-// --items elements each.
+// Launch: 256 threads per block (or --threads, whole warps, up to what the kernel's registers allow
+// and, with --staged-loads, what the warps' stages leave room for in shared memory), --items elements
+// each.
 #include <algorithm>
 #include <cstdint>
 
@@ -51,6 +52,9 @@ using segscan::TileTotals;
 
 constexpr int kDefaultItems = 16;
 
+// One tile of blockDim.x runs of kItems elements: each thread scans its run in registers, the block
+// scans only the runs' totals, and each run then takes its prefix. `warp_first` is where the warp's 32
+// runs begin, which the staged accesses move together.
 template <class T, class Op, int kItems, bool kStaged>
 __global__ void scan_tiles_in_registers(const T* values, const std::uint8_t* flags, T* result, std::size_t n,
                                         TileTotals<T> totals, bool aligned) {

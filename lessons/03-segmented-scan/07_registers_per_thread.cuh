@@ -1,4 +1,4 @@
-// Lesson 03, step 07's building blocks, used by step 08: a thread's run of consecutive elements in
+// Lesson 03, step 07's building blocks, used by step 08 (and 09): a thread's run of consecutive elements in
 // registers, loaded and stored with 16-byte accesses (or, with --staged-loads, accesses staged through
 // shared memory), and scanned sequentially.
 #pragma once

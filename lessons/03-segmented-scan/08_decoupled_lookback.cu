@@ -14,12 +14,14 @@
 // waits until the lanes up to the nearest kPrefixReady have published something, and combines those
 // values, oldest first. If none of the 32 has its prefix ready, it combines all 32 aggregates and
 // moves 32 tiles further back. Then it publishes its own prefix, and the threads before the tile's
-// first head finish their elements. The other threads need nothing from before the tile: they store
-// their results while warp 0 looks back, instead of waiting for it.
+// first head finish their elements. The other threads need nothing from before the tile, and a warp
+// made only of them stores its results while warp 0 looks back, instead of waiting for it (a warp
+// stores its runs together, through its stage, so a warp with any thread before the first head waits).
 //
 // Why a head stops the look-back early: a predecessor with a head publishes its prefix immediately,
-// without waiting for anyone. With segments of about 1000 elements almost every tile of 8192 has a
-// head, so the look-back usually stops at the tile just before. Only long segments make it walk.
+// without waiting for anyone. With segments of about 1000 elements almost every tile (4096 to 16384
+// elements) has a head, so the look-back usually stops at the tile just before. Only long segments
+// make it walk.
 //
 // Why it cannot deadlock: a block takes its tile number from an atomic counter when it starts, not
 // from blockIdx.x, so every tile it waits for belongs to a block that is already running (the GPU may
@@ -44,8 +46,8 @@
 // this is a little faster than step 07's 16-byte accesses per thread; for 8-byte elements it is much
 // faster (a run of 16 doubles is 128 bytes, and a warp's 16-byte accesses to 32 such runs touch 32
 // lines at once: the README's counters). And the number of blocks an SM holds is chosen per element
-// type and operator (blocks_per_sm): more blocks per SM hide the wait of one block's look-back
-// behind the others' memory traffic, as long as the registers they leave each thread suffice.
+// type, operator and run length (blocks_per_sm): more blocks per SM hide the wait of one block's
+// look-back behind the others' memory traffic, as long as the registers they leave each thread suffice.
 //
 // What it costs: waiting, for the tiles whose first elements need what came before them (the README's
 // table of segment patterns shows how much: least when every element is a head and no tile waits,

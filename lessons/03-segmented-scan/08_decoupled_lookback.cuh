@@ -83,6 +83,8 @@ __device__ T look_back(const TileStatus<T>& status, unsigned tile) {
       // The lanes that matter: up to the nearest prefix, or all 32 if there is none yet.
       needed = prefixes ? kFullWarp >> (32 - __ffs(prefixes)) : kFullWarp;
     } while ((ready & needed) != needed);
+    // Lanes past the nearest prefix (older tiles that prefix already covers), and lanes before tile 0,
+    // add nothing.
     if (!((needed >> lane) & 1u) || predecessor < 0) value = Op::template identity<T>();
     // Combine the window, the older tile (higher lane) always on the left.
 #pragma unroll
@@ -90,17 +92,19 @@ __device__ T look_back(const TileStatus<T>& status, unsigned tile) {
       const T older = __shfl_down_sync(kFullWarp, value, distance);
       if (lane + distance < 32) value = Op()(older, value);
     }
+    // Lane 0 now holds the whole window, which lies before every tile passed so far.
     newer = Op()(__shfl_sync(kFullWarp, value, 0), newer);
     if (prefixes) return newer;
   }
 }
 
 // How many blocks of 512 threads an SM should hold, which caps the registers of a thread at
-// 65536 / (512 x blocks): 3 blocks, 40 registers; 2 blocks, 64; 1 block, all it wants. The kernel's
-// registers grow with the bytes of a run, and for max and min the compiler asks for more than for sums
-// and products. The counts below were the fastest of 1, 2 and 3 blocks for each type and operator at
-// the default 16 elements on the H100 (the README's section on 8-byte elements); capped lower, a
-// kernel spills registers to memory and slows down.
+// 65536 / (512 x blocks): 3 blocks, 40 registers; 2 blocks, 64; 1 block, 128. The kernel's registers
+// grow with the bytes of a run, and for max and min the compiler asks for more than for sums and
+// products. The counts were the fastest of 1, 2 and 3 blocks for each type and operator at 16 elements
+// per thread on the H100 (the README's section on 8-byte elements), runs of 64 bytes (4-byte types)
+// and 128 bytes (8-byte types); other run lengths get the count of their bytes, so a longer run asks
+// for as many blocks or fewer. Capped lower, a kernel spills registers to memory and slows down.
 template <class T, class Op, int kItems>
 constexpr int blocks_per_sm() {
   constexpr bool max_or_min = std::is_same<Op, Max>::value || std::is_same<Op, Min>::value;
@@ -140,6 +144,7 @@ __device__ __forceinline__ void scan_tile_and_look_back(const T* values, const s
     if (__shfl_sync(kFullWarp, needs_carry, 0)) {  // thread 0 waits whenever anyone does
       const T before = look_back<T, Op>(status, tile);
       if (threadIdx.x == 0) {
+        // A tile with a head published its prefix above; one without has it only now.
         if (!tile_total.flag) publish(status, tile, kPrefixReady, Op()(before, tile_total.value));
         carried = before;
       }
@@ -147,7 +152,7 @@ __device__ __forceinline__ void scan_tile_and_look_back(const T* values, const s
   }
   if (!needs_carry) add_prefix<Op>(prefix, items);
   if (!warp_waits) store_items_staged(items, result, warp_first, n, stage);
-  __syncthreads();
+  __syncthreads();  // `carried`, written by thread 0, is read by every thread that needs it
   if (needs_carry) add_prefix<Op>(segmented<Op>(Flagged<T>{carried, 0}, prefix), items);
   if (warp_waits) store_items_staged(items, result, warp_first, n, stage);
 }

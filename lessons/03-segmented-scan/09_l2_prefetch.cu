@@ -7,7 +7,7 @@
 // Everything else is step 08's: the tile, the publication, the look-back and the stores
 // (scan_tile_and_look_back), the launch plan and the run (08_decoupled_lookback.cuh).
 //
-// Why it is faster: a block of step 08 issues its loads in one burst, when it starts, and then spends
+// Why it can be faster: a block of step 08 issues its loads in one burst, when it starts, and then spends
 // most of its life not loading: scanning, at barriers, waiting for the look-back, storing. The SM's
 // other blocks fill some of those gaps, but not all, and while too few loads are outstanding the
 // memory delivers less than it could. The prefetch keeps requests outstanding whatever the blocks are
@@ -20,7 +20,8 @@
 // their way out to DRAM, so prefetched lines that wait too long are evicted before their block reads
 // them, and DRAM delivers those bytes twice: too far ahead can be worse than no prefetch. The step
 // takes D so that the D tiles ahead hold a 24th of the L2's size in values and flags (plan below), a
-// tuned share, not a derived one: the README's table of distances shows it against nearer and farther.
+// tuned share, not a derived one: the runner's table "step 09 by prefetch distance and block size"
+// runs it beside nearer and farther distances.
 // --prefetch-tiles N chooses D; 0 turns the prefetch off.
 //
 // What it costs: two instructions per block, and room in the L2 for D tiles that no block reads yet.
@@ -30,8 +31,8 @@
 //
 // One more change: the step launches blocks of 256 threads by default, where step 08 launches 512, so
 // that a block's barriers and look-back hold back fewer warps at a time. That is a second change beside
-// the prefetch; the README's table of distances also runs the step with 512 threads and without the
-// prefetch, so that each change's share shows.
+// the prefetch; the same table also runs the step with 512 threads and without the prefetch, so that
+// each change's share shows.
 #include <algorithm>
 #include <cstdint>
 

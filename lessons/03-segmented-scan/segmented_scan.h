@@ -150,14 +150,15 @@ course::Verdict check(const Problem<T>& p, const T* result);
 /// How a GPU step launches, chosen once outside the timed region.
 struct LaunchPlan {
   int threads = 0;               ///< threads per block (0 in a request: the step's choice)
-  int items = 0;                 ///< elements per thread (steps 07 and 08; 0: the step's choice)
+  int items = 0;                 ///< elements per thread (steps 07 to 09; 0: the step's choice)
   bool padding = true;           ///< step 05: pad shared memory against bank conflicts
   bool scalar_loads = false;     ///< step 07: each thread reads and writes its run one element at a time
   bool staged_loads = false;     ///< step 07: each warp reads and writes 32 neighbouring elements at a time,
                                  ///< and hands each thread its run through shared memory
   int prefetch_tiles = -1;       ///< step 09: how many tiles ahead each block prefetches into L2 (0: none;
                                  ///< -1 in a request: the step's choice)
-  std::size_t shared_bytes = 0;  ///< dynamic shared memory per block (step 07 with staged_loads)
+  std::size_t shared_bytes = 0;  ///< dynamic shared memory per block (the warps' stages: step 07 with
+                                 ///< staged_loads, steps 08 and 09)
   std::size_t scratch_bytes = 0; ///< device scratch the step needs
 };
 

@@ -61,7 +61,7 @@ TEST_CASE("every type and operator on every segment pattern") {
 }
 
 TEST_CASE("sizes on both sides of tile and level boundaries") {
-  // Tiles of the blocked steps hold 256 to 16384 elements; the totals of 2^20 elements need a second
+  // Tiles of the blocked steps hold 512 to 16384 elements; the totals of 2^20 elements need a second
   // level of totals in the three-kernel steps.
   for (std::size_t base : {256, 1024, 2048, 4096, 8192, 16384, 65536, 1 << 20, 1 << 22})
     for (std::size_t n : {base - 1, base, base + 1})
