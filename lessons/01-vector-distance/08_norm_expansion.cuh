@@ -1,5 +1,6 @@
 // Lesson 01, step 08: the norm expansion in step 07's pipelined tiles (the story is in
-// 08_norm_expansion.cu). Step 09 includes this header for its row norms.
+// 08_norm_expansion.cu). Steps 09 to 14 and the report programs include this header for its row norms,
+// their place in the scratch (norms_in) and combine().
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,5 +1,6 @@
 // Lesson 01, step 09: the products a.b on tensor cores in TF32 (the story is in 09_tf32_tensor_cores.cu).
-// Step 10 includes this header: it keeps the kernel and changes only how each product is made.
+// Step 10 includes this header: it keeps the kernel and changes only how each product is made. Steps 11
+// and 12 launch its kernel for rows the TMA cannot read; lesson01_register_tile_shapes uses its cp.async.
 #pragma once
 
 #include <cuda_runtime.h>

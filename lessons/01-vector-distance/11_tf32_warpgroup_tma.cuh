@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(Shape::kThreads)
   if constexpr (kPipelines > 1) {  // every pipeline but the first leaves its sums; the first adds them
     float* partial = reinterpret_cast<float*>(shared);
     const int t = threadIdx.x % kPipelineThreads;
-    __syncthreads();  // every stage read
+    __syncthreads();  // every pipeline done with its stages, which the partial sums overwrite
     if (pipeline > 0)
 #pragma unroll
       for (int e = 0; e < 64; ++e) partial[((pipeline - 1) * 64 + e) * kPipelineThreads + t] = d[e];

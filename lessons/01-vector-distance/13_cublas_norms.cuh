@@ -1,5 +1,5 @@
-// Lesson 01, step 13: row norms plus cublasSgemm (the story is in 13_cublas_norms.cu). The accuracy
-// report includes this header too.
+// Lesson 01, step 13: row norms plus cublasSgemm (the story is in 13_cublas_norms.cu). Step 14 and the
+// report programs (lesson01_accuracy, lesson01_register_tile_shapes) include this header too.
 #pragma once
 
 #include <cublas_v2.h>

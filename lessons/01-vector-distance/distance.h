@@ -5,11 +5,11 @@
 //
 //     C[i][j] = sum over x of (A[i][x] - B[j][x])^2,
 //
-// in float32 (the default) or int32 (--type int32, the original study's setting). Every step file
-// defines one `Step`, kThisStep. The lesson's main (step_main.cpp) hands it to the course's step
-// skeleton with the `Lesson` below (options, data, the reference, timing, the check, the report); the
-// tests run it through run_gpu_once(). Step 03, the page that shows the host side in full, runs its own
-// host side with the pieces below.
+// in float32 (the default) or, steps 01 to 08, int32 (--type int32, the original study's setting).
+// Every step file but step 03's defines one `Step`, kThisStep. The lesson's main (step_main.cpp)
+// hands it to the course's step skeleton with the `Lesson` below (options, data, the reference,
+// timing, the check, the report); the tests run it through run_gpu_once(). Step 03, the page that
+// shows the host side in full, runs its own host side with the pieces below.
 #pragma once
 
 #include <cuda_runtime_api.h>

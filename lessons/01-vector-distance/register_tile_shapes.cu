@@ -15,7 +15,7 @@
 // (before the last products of this one), slices copied by cp.async into 2 to 4 shared slices with no
 // registers held for them, and blocks taken down groups of row bands for the L2 cache. None of these
 // shapes is a step: the table says which, if any, comes near the bar. Another shape is one more line
-// in main() (add<Shape<...>>).
+// in main(), add(Shape<...>{}).
 //
 // Every row is checked against the double-precision reference (the norm expansion's float32 bound),
 // then all are timed with their repetitions interleaved (course::time_gpu_interleaved), C poisoned

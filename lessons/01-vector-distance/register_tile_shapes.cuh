@@ -28,7 +28,8 @@ namespace register_tile_shapes {
 // 4 (l / lanes across) of the warp's band, and kSquaresAcross squares of 4 columns, 4 lanes-across
 // columns apart, at column 4 (l % lanes across): a micro-tile of 8 x 4 kSquaresAcross sums, spread so
 // that the lanes of a warp read each 16-byte fragment of a slice together (8 lanes down: a warp owns
-// 64 rows by 16 kSquaresAcross columns, as step 06's block; 4 down: 32 by 32 kSquaresAcross).
+// 64 rows by 16 kSquaresAcross columns, as step 06's warps do with 2 squares; 4 down: 32 by
+// 32 kSquaresAcross).
 // Slices are kDepth elements deep; kBlocksPerSm goes to __launch_bounds__, which leaves a thread
 // 65536 / (kThreads kBlocksPerSm) registers, at most 255. kFusedNorms: the block squares the elements
 // it loads and adds them into its rows' norms, where false leaves the norms to step 08's kernel.
@@ -215,7 +216,8 @@ __device__ inline void start_copies(float* slice, const float* a, const float* b
       }
     }
   }
-  tf32_tensor_cores::commit_copies();  // an empty group past the end keeps the count of groups even
+  // One group per slice, empty past the end, so that wait_copies<pending> counts slices.
+  tf32_tensor_cores::commit_copies();
 }
 
 // This thread's fragments of element x of a shared slice: 2 16-byte loads of A and kSquares of B.
