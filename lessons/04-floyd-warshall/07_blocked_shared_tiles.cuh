@@ -22,6 +22,8 @@ namespace floyd_warshall {
 // output directly.
 inline std::size_t padded_size(std::size_t n, std::size_t tile) { return (n + tile - 1) / tile * tile; }
 
+// Every element of the padded matrix to kNoEdge, by a grid-stride loop, so that one fixed grid covers
+// any size.
 static __global__ void fill_no_edge(std::int32_t* d, std::size_t count) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -119,7 +121,7 @@ __global__ void plain_phase1(std::int32_t* d, int n, int kb) {
 // from itself; a tile of column kb (blockIdx.y == 1) the other way round. Shared memory: two tiles.
 template <int TILE>
 __global__ void plain_phase2(std::int32_t* d, int n, int kb) {
-  if (static_cast<int>(blockIdx.x) == kb) return;
+  if (static_cast<int>(blockIdx.x) == kb) return;  // the diagonal tile: phase 1 closed it
   extern __shared__ std::int32_t plain_tiles[];
   auto diagonal = reinterpret_cast<std::int32_t (*)[TILE]>(plain_tiles);
   auto tile = reinterpret_cast<std::int32_t (*)[TILE]>(plain_tiles + TILE * TILE);

@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(1024, 2) blocked_phase1(std::int32_t* d, int n
 // the row or column (the diagonal tile itself is skipped). Shared memory: TILE x TILE + 2 x TILE ints.
 template <int TILE>
 __global__ void blocked_phase2(std::int32_t* d, int n, int kb) {
-  if (static_cast<int>(blockIdx.x) == kb) return;
+  if (static_cast<int>(blockIdx.x) == kb) return;  // the diagonal tile: phase 1 closed it
   extern __shared__ std::int32_t shared[];
   std::int32_t* diagonal = shared;
   TileCloser<TILE> t{shared + TILE * TILE, {}};

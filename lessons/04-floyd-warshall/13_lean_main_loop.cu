@@ -17,7 +17,7 @@
 //     words so that the two rows a warp reads at once fall in different banks); the inner loop reads
 //     four values of k of one row with one 16-byte load, so it still needs 16 shared loads for four k;
 //   - gives each thread the same pieces of every chunk, a fixed distance further on, so that it
-//     computes its source addresses once per tile and then only moves two pointers;
+//     computes its source addresses once per tile and then only moves two offsets along;
 //   - waits, then meets the others at ONE barrier per chunk, and only after it starts the copy into the
 //     stage that the previous chunk used: everyone has passed the barrier, so everyone is done with it;
 //   - stages 16 or 32 values of k per chunk (--chunk) in 2 or 3 stages (--stages): 32 halves the

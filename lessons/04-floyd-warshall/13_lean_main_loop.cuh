@@ -11,8 +11,8 @@
 //   - kStages stages with one barrier per chunk: the copy into a stage starts only after the barrier
 //     that tells every warp is done with what the stage held;
 //   - kChunk (16 or 32) values of k per chunk: 32 halves the barriers and copy starts per tile.
-// Two tunings of the same loop, as options: 16-row micro-tiles (--rows 16: 128 updates for every 24
-// shared loads instead of 64 for 16, in half the threads with twice the registers), and phase 3's
+// Two tunings of the same loop, as options: 16-row micro-tiles (--rows 16: for four values of k, 512
+// updates for 24 shared loads instead of 256 for 16, in half the threads with twice the registers), and phase 3's
 // bulk by blocks that each take several tiles (--tiles-per-block), starting the next tile's first
 // chunks while the current tile's last ones are computed.
 #pragma once
@@ -112,6 +112,8 @@ struct LeanCopies {
   }
 };
 
+// Element i of v. Called with i a constant of an unrolled loop, so it folds to one register: indexing
+// v as an array instead could put it in local memory.
 __device__ __forceinline__ std::int32_t lane_of(const int4& v, int i) {
   return i == 0 ? v.x : (i == 1 ? v.y : (i == 2 ? v.z : v.w));
 }

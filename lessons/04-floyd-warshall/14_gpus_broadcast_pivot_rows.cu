@@ -23,8 +23,8 @@
 // whole matrix leaves its owners once per run. In turn, every round waits for its broadcast; overlapped,
 // only for the part of it that phase 3 does not cover. Neither the broadcast nor the owner's chain of
 // phase 1 and the row's panels shrinks as GPUs are added, while each GPU's share of phase 3 does, so at
-// small n they are what stops the scaling. And every GPU holds the whole matrix, so that the kernels of
-// steps 08 to 13 index it as on one GPU (the band and one tile row would do, with kernels that read
+// small n they are what stops the scaling. And every GPU holds the whole matrix, so that the kernels it
+// borrows from steps 08 to 11 index it as on one GPU (the band and one tile row would do, with kernels that read
 // the pivot row from a buffer of its own); at the end, each band is copied to GPU 0, where the
 // distances are left as every other step leaves them.
 //
@@ -367,7 +367,7 @@ std::vector<std::int32_t> run_on_gpus(const std::vector<std::int32_t>& graph, st
 }
 
 // --scaling: the same graph on 1, 2, 4, ... GPUs (as many as the machine has), each in turn and
-// overlapped, with the broadcasts also timed alone. The first answer is checked as --check says, and
+// overlapped, with the broadcasts (on more than one GPU) and the chain also timed alone. The first answer is checked as --check says, and
 // every other must equal it exactly.
 int print_scaling(const floyd_warshall::Input& in, const floyd_warshall::Request& request) {
   const std::vector<int> every_gpu = course::gpus_for(0);
