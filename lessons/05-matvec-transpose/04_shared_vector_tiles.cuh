@@ -1,5 +1,5 @@
 // Lesson 05, step 04: adding the partial sums that steps which split a sum into parts write. Steps 05
-// and 06 finish the same way, and steps 07 to 10 in all but step 10's wide layout.
+// and 06 finish the same way, and steps 07 to 11 in all but the wide layout of steps 10 and 11.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -8,7 +8,7 @@
 // shared-memory tile: B_i is the same address for all threads of a warp at each step, so a warp's load
 // of it is one sector (the counters' sectors per load are the mean of 4 for A and 1 for B_i). The
 // two kernels (warp_per_row, column_per_thread) and warp_sum are in 05_coalesced_warps.cuh, because
-// steps 06 to 10 reuse warp_sum, and step 06 the cutting of rows into pieces (below).
+// steps 06 to 11 reuse warp_sum, and step 06 the cutting of rows into pieces (below).
 //
 // Why it is faster: every load of A is now coalesced, in both products. The counters show it in A v:
 // 4 sectors per load (bound), the fewest a warp's 32 floats can take, against step 04's many, and the

@@ -1,5 +1,5 @@
 // Lesson 05, step 05: the coalesced two passes, B = A v with one warp per row (or per piece of a row,
-// where rows are few) and C = A^T B with one thread per column over bands of rows. Steps 06 to 10
+// where rows are few) and C = A^T B with one thread per column over bands of rows. Steps 06 to 11
 // reuse warp_sum, and step 06 the rows' pieces.
 #pragma once
 

@@ -23,7 +23,7 @@
 // Where rows are few, A v cuts each group of rows into pieces along the row, as step 05 does.
 //
 // The kernels (rows_per_warp, columns_per_thread) and their launcher are in
-// 06_vector_loads_registers.cuh, because steps 07 to 10 fall back to these two passes for rows too
+// 06_vector_loads_registers.cuh, because steps 07 to 11 fall back to these two passes for rows too
 // long for their single pass.
 //
 // Launch: 256 threads per block (or --threads, whole warps); bands chosen to give about 8 blocks per SM.

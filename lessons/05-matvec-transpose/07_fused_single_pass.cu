@@ -28,9 +28,9 @@
 // What it costs: two layouts instead of one kernel, and a second small kernel (sum_partials) that adds
 // the blocks' partial C (in the warp layout each block first adds its warps' shares in shared memory).
 // Rows longer than a block holds (more than 16384 columns) go to step 06's two passes, which read A
-// twice; steps 08 to 10 share such rows among blocks instead.
+// twice; steps 08 to 11 share such rows among blocks instead.
 //
-// The plan and the launcher are in 07_fused_single_pass.cuh, because steps 08 to 10 run them for the
+// The plan and the launcher are in 07_fused_single_pass.cuh, because steps 08 to 11 run them for the
 // rows a block holds.
 //
 // Launch: chosen by N (the layouts above) or --layout; --threads is ignored, --blocks sets the grid,
@@ -48,7 +48,7 @@ LaunchPlan plan(std::size_t rows, std::size_t columns, const course::DeviceFacts
   matvec::require_layout_options_apply(requested, columns);
   const RowLayout layout =
       requested.layout != RowLayout::kAuto ? requested.layout : fused_rows::short_row_layout(columns);
-  if (layout == RowLayout::kAuto) return fused_rows::two_passes(rows, columns, device);  // rows for steps 08 to 10
+  if (layout == RowLayout::kAuto) return fused_rows::two_passes(rows, columns, device);  // rows for steps 08 to 11
   return fused_rows::warp_or_block_plan(columns, layout, device, requested);
 }
 

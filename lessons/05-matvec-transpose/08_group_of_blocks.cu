@@ -6,8 +6,8 @@
 // (08_group_of_blocks.cuh). A cooperative launch puts the whole grid on the GPU at once, so that a
 // wait ends; --layout cluster launches the same groups as thread-block clusters instead (compute
 // capability 9.0 and newer). Shorter rows go to step 07's warp and block layouts
-// (07_fused_single_pass.cuh), which wait less; longer rows to step 06's two passes (step 10 takes
-// them). --layout picks a layout by hand, on any N it can hold (the runner's tables "steps 07 and
+// (07_fused_single_pass.cuh), which wait less; longer rows to step 06's two passes (steps 10 and 11
+// take them). --layout picks a layout by hand, on any N it can hold (the runner's tables "steps 07 and
 // 08's layouts one at a time" and "groups of blocks, launched cooperatively and as clusters").
 //
 // Why it is faster: at rows of 16385 to 65536 columns A is read once instead of twice (the README's

@@ -5,8 +5,8 @@
 // rows every block writes its partial C, the whole grid meets at one barrier (grid.sync(), so the grid
 // is launched cooperatively, every block resident at once: the group layout was already, and the warp
 // and block layouts' grids, one or two blocks per SM, fit), and then the same blocks add the partial
-// C's, 32 columns at a time, in a fixed order (10b_finish_in_one_launch.cuh). The layouts, their
-// choice (step 09's probe included) and their bodies are step 10's.
+// C's, 32 columns at a time, in a fixed order (10b_finish_in_one_launch.cuh). The layouts and their
+// choice (step 09's probe included) are step 10's plan; the bodies are steps 07 and 09's, unchanged.
 //
 // Why it should be faster: the second launch reads only the partial C's, a few megabytes, but the GPU
 // drains the fused kernel's grid, starts another and waits for it, every SM idle at the boundary; one
@@ -17,9 +17,10 @@
 // had no such limit), a grid barrier, and the sum done by the fused kernel's blocks, whose shape was
 // chosen for the rows, not for it (at 997 columns, only 32 of them have columns to add).
 //
-// Launch: as step 10's; the launch line says where C is finished in the same launch. Step 07's
-// measuring variants (--prefetch, --warp-e32 other than the step's way), --layout cluster and the two
-// passes finish with sum_partials, as step 10 does.
+// Launch: as step 10's; the launch line says where C is finished in the same launch. --layout cluster
+// and the two passes finish with sum_partials, as step 10 does (a cluster launch has no grid barrier);
+// step 07's measuring variants (--prefetch, --warp-e32) are not options of this step, and would finish
+// the same way (10b_finish_in_one_launch.cuh).
 #include "matvec.h"
 #include "10b_finish_in_one_launch.cuh"
 

@@ -13,9 +13,10 @@
 //
 // What it costs: the all-reduce, whose time does not shrink as GPUs are added, and each band's fixed
 // costs (its launches, its last pass), which do not shrink with the band either; --scaling prints the
-// table of 1, 2, 4, ... GPUs with the time lost against perfect scaling split into those parts and
-// the slowest band (the README's table). And A must be cut before it reaches the GPUs: each band
-// is copied to its own GPU.
+// table of 1, 2, 4, ... GPUs with the time lost against perfect scaling split into three parts: fixed
+// (a band's costs beyond its share of the rows), together (the slowest band, and what the GPUs cost
+// each other working at once) and all-reduce (print_scaling below; the README's tables predate the
+// split). And A must be cut before it reaches the GPUs: each band is copied to its own GPU.
 //
 // The host side is on this page: one process drives every GPU, setting the device before each GPU's
 // calls, with one NCCL communicator per GPU made by ncclCommInitAll; each GPU's work goes into its own

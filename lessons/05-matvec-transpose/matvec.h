@@ -162,7 +162,8 @@ enum StepOption : unsigned {
   kLayoutOption = 4u,         ///< --layout: steps 07 to 11 with one of their layouts, whatever N is
   kNoBulkCopyOption = 8u,     ///< --no-bulk-copy: steps 09 to 11's group and wide layouts without the bulk copy
                               ///< engine
-  kRowsAheadOption = 16u,     ///< --rows-ahead 1|3: steps 09 to 11's group layout posting 1 or 3 rows ahead
+  kRowsAheadOption = 16u,     ///< --rows-ahead 1 to 4: steps 09 to 11's group and wide layouts posting 1 to 4 rows
+                              ///< (groups of rows) ahead
   kPrefetchOption = 32u,      ///< --prefetch on|off: step 07's warp and block layouts with or without the next row
                               ///< in flight
   kBlockThreadsOption = 64u,  ///< --block-threads 512|1024: step 07's block layout with blocks of that size
