@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <sstream>
+#include <string>
+#include <vector>
 #include <stdexcept>
 
 #include "course/scaling.h"
@@ -40,4 +43,48 @@ TEST_CASE("scaling: the table prints a row per GPU count with the split, and its
 TEST_CASE("scaling: a row of several GPUs before the one-GPU row is refused") {
   course::ScalingTable table("share", "all-reduce");
   CHECK_THROWS_AS(table.add(2, {0.1, 0.1, 0.1, 0.01}, true), std::logic_error);
+}
+
+namespace {
+
+// A machine of k GPUs that needs none: each timed work records its name and takes a time set by k.
+struct FakeMachine {
+  std::size_t k;
+  std::string* log;
+  double work_ms = 0;
+  void run() { log->append("run "), work_ms = 1.0 / static_cast<double>(k) + 0.1; }
+  void run_parts() { log->append("parts "), work_ms = 1.0 / static_cast<double>(k) + 0.05; }
+  void all_reduce() { log->append("reduce "), work_ms = 0.01; }
+  course::TimingStats time(const std::function<void()>& work, const course::TimingOptions&) {
+    work();
+    course::TimingStats t;
+    t.median_ms = work_ms;
+    return t;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("scaling: add_scaling_rows measures 1, 2, 4, ... GPUs, the parts, the collective and a lone part apart") {
+  std::string log;
+  course::ScalingTable table("band", "all-reduce");
+  std::vector<std::size_t> lone_of;
+  const bool pass = course::add_scaling_rows(
+      table, {0, 1, 2, 3, 4}, course::TimingOptions{},
+      [&](const std::vector<int>& devices) {
+        log += std::to_string(devices.size()) + ": ";
+        return FakeMachine{devices.size(), &log};
+      },
+      [&](FakeMachine& m) { return m.k != 4; },
+      [&](std::size_t k) {
+        lone_of.push_back(k);
+        return 1.0 / static_cast<double>(k) + 0.02;
+      });
+  CHECK_FALSE(pass);  // the row of 4 failed its check
+  CHECK(log == "1: run 2: run parts reduce 4: run parts reduce ");  // 5 GPUs: rows of 1, 2 and 4
+  CHECK(lone_of == std::vector<std::size_t>{2, 4});
+  std::ostringstream out;
+  table.print(out);
+  CHECK(out.str().find("FAIL") != std::string::npos);
+  CHECK(out.str().find("0.0500") != std::string::npos);  // the all-reduce in the run of 2: 0.6 - 0.55
 }

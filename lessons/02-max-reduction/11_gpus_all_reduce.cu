@@ -103,12 +103,12 @@ class Gpus {
 
   // Every GPU's maximum, by step 08's kernel on its share; then the all-reduce.
   void run() {
-    run_shares();
+    run_parts();
     all_reduce();
   }
 
-  // The shares alone, without the all-reduce (--scaling times them apart).
-  void run_shares() {
+  // Every GPU's share alone, without the all-reduce (--scaling times them apart).
+  void run_parts() {
     for (const auto& s : shares_) run_share(*s);
   }
 
@@ -182,24 +182,13 @@ int print_scaling(const std::vector<float>& values, const max_reduction::Request
   const float expected = max_reduction::reference_max(values.data(), values.size());
   const course::TimingOptions& timing = request.common.timing;
   course::ScalingTable table("share", "all-reduce");
-  bool all_pass = true;
-  for (std::size_t k = 1; k <= every_gpu.size(); k *= 2) {
-    Gpus machine(values, std::vector<int>(every_gpu.begin(), every_gpu.begin() + static_cast<long>(k)));
-    course::ScalingTimes times;
-    times.run_ms = machine.time([&] { machine.run(); }, timing).median_ms;
-    const bool pass = machine.result() == expected;
-    all_pass = all_pass && pass;
-    if (k == 1) {
-      table.add_one_gpu(times.run_ms, pass);
-      continue;
-    }
-    times.parts_together_ms = machine.time([&] { machine.run_shares(); }, timing).median_ms;
-    times.collective_alone_ms = machine.time([&] { machine.all_reduce(); }, timing).median_ms;
-    Share lone(values, every_gpu[0], 0, k);  // GPU 0's share, with the GPU to itself
-    times.part_alone_ms =
-        course::time_gpus([&] { run_share(lone); }, timing, {lone.device}, {lone.stream}).median_ms;
-    table.add(k, times, pass);
-  }
+  const bool all_pass = course::add_scaling_rows(
+      table, every_gpu, timing, [&](const std::vector<int>& devices) { return Gpus(values, devices); },
+      [&](Gpus& machine) { return machine.result() == expected; },
+      [&](std::size_t k) {
+        Share lone(values, every_gpu[0], 0, k);  // GPU 0's share, with the GPU to itself
+        return course::time_gpus([&] { run_share(lone); }, timing, {lone.device}, {lone.stream}).median_ms;
+      });
   std::cout << "Lesson 02, step 11: the largest of " << values.size() << " floats on 1 to " << every_gpu.size()
             << " GPUs, a share of the array on each GPU; " << course::query_device(every_gpu[0]).name
             << ", medians of " << timing.reps << " runs\n\n";

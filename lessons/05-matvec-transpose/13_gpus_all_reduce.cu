@@ -67,12 +67,12 @@ class Gpus {
 
   // Every GPU's part of C, by step 11's kernels on its band; then the all-reduce.
   void run() {
-    run_bands();
+    run_parts();
     all_reduce();
   }
 
-  // The bands alone, without the all-reduce (--scaling times them apart).
-  void run_bands() {
+  // Every GPU's band alone, without the all-reduce (--scaling times them apart).
+  void run_parts() {
     for (const auto& b : bands_) {
       CUDA_CHECK(cudaSetDevice(b->device));
       b->run(columns_);
@@ -154,28 +154,21 @@ int print_scaling(const matvec::Problem& p, const matvec::Request& request) {
   const course::Tolerance tolerance = matvec::tolerance(p, expected);
   const course::TimingOptions& timing = request.common.timing;
   course::ScalingTable table("band", "all-reduce");
-  bool all_pass = true;
-  for (std::size_t k = 1; k <= every_gpu.size(); k *= 2) {
-    Gpus machine(p, std::vector<int>(every_gpu.begin(), every_gpu.begin() + static_cast<long>(k)), request.requested);
-    course::ScalingTimes times;
-    times.run_ms = machine.time([&] { machine.run(); }, timing).median_ms;
-    const bool pass = course::compare_close(machine.result().data(), expected.data(), p.columns, tolerance).pass;
-    all_pass = all_pass && pass;
-    if (k == 1) {
-      table.add_one_gpu(times.run_ms, pass);
-      continue;
-    }
-    times.parts_together_ms = machine.time([&] { machine.run_bands(); }, timing).median_ms;
-    times.collective_alone_ms = machine.time([&] { machine.all_reduce(); }, timing).median_ms;
-    Band lone(p, every_gpu[0], 0, k, request.requested);  // GPU 0's band, with the GPU to itself
-    times.part_alone_ms = course::time_gpus([&] {
-                                              CUDA_CHECK(cudaSetDevice(lone.device));
-                                              lone.run(p.columns);
-                                            },
-                                            timing, {lone.device}, {lone.stream})
-                              .median_ms;
-    table.add(k, times, pass);
-  }
+  const bool all_pass = course::add_scaling_rows(
+      table, every_gpu, timing,
+      [&](const std::vector<int>& devices) { return Gpus(p, devices, request.requested); },
+      [&](Gpus& machine) {
+        return course::compare_close(machine.result().data(), expected.data(), p.columns, tolerance).pass;
+      },
+      [&](std::size_t k) {
+        Band lone(p, every_gpu[0], 0, k, request.requested);  // GPU 0's band, with the GPU to itself
+        return course::time_gpus([&] {
+                                   CUDA_CHECK(cudaSetDevice(lone.device));
+                                   lone.run(p.columns);
+                                 },
+                                 timing, {lone.device}, {lone.stream})
+            .median_ms;
+      });
   std::cout << "Lesson 05, step 13: C = A^T (A v) on 1 to " << every_gpu.size() << " GPUs, " << p.rows << " x "
             << p.columns << ", a band of A's rows on each GPU; " << course::query_device(every_gpu[0]).name
             << ", medians of " << timing.reps << " runs\n\n";

@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "course/text_table.h"
+#include "course/timing.h"
 
 namespace course {
 
@@ -55,5 +57,33 @@ class ScalingTable {
   double one_gpu_ms_ = 0;
   TextTable table_;
 };
+
+/// The rows of a --scaling report: the same work on 1, 2, 4, ... of @p every_gpu. For each count,
+/// @p make(devices) builds the machine, which has run() (every GPU's part, then the collective),
+/// run_parts() (every GPU's part alone), all_reduce() (the collective alone) and
+/// time(work, options) (course::time_gpus on its GPUs); @p passes(machine) checks its answer after a
+/// whole run; on more than one GPU, @p part_alone_ms(k) times GPU 0's part of k GPUs by itself.
+/// @return whether every answer passed
+template <class Make, class Passes, class PartAloneMs>
+bool add_scaling_rows(ScalingTable& table, const std::vector<int>& every_gpu, const TimingOptions& timing,
+                      const Make& make, const Passes& passes, const PartAloneMs& part_alone_ms) {
+  bool all_pass = true;
+  for (std::size_t k = 1; k <= every_gpu.size(); k *= 2) {
+    auto machine = make(std::vector<int>(every_gpu.begin(), every_gpu.begin() + static_cast<long>(k)));
+    ScalingTimes times;
+    times.run_ms = machine.time([&] { machine.run(); }, timing).median_ms;
+    const bool pass = passes(machine);
+    all_pass = all_pass && pass;
+    if (k == 1) {
+      table.add_one_gpu(times.run_ms, pass);
+      continue;
+    }
+    times.parts_together_ms = machine.time([&] { machine.run_parts(); }, timing).median_ms;
+    times.collective_alone_ms = machine.time([&] { machine.all_reduce(); }, timing).median_ms;
+    times.part_alone_ms = part_alone_ms(k);
+    table.add(k, times, pass);
+  }
+  return all_pass;
+}
 
 }  // namespace course
