@@ -42,6 +42,15 @@ TEST_CASE("a manifest line with fewer than four fields is refused, and a missing
   REQUIRE_THROWS_WITH(course::read_manifest(bin), Contains("missing; build the course first"));
 }
 
+TEST_CASE("a step's key is its number, with the letter of a rung kept beside a step") {
+  CHECK(course::step_key("lesson01_03_gpu_naive") == "03");
+  CHECK(course::step_key("lesson05_10_wide_rows") == "10");
+  CHECK(course::step_key("lesson05_10b_finish_in_one_launch") == "10b");
+  CHECK(course::step_key("lesson04_14_gpus_broadcast_pivot_rows") == "14");
+  CHECK(course::step_key("course_runner") == "ru");  // not a step: the first two characters, as before
+  CHECK(course::step_key("nounderscore") == "nounderscore");
+}
+
 TEST_CASE("a command's output, errors and exit code are captured apart") {
   const course::CommandOutcome o = course::run_command("sh -c 'echo out; echo err >&2; exit 3'");
   REQUIRE(o.out == "out\n");

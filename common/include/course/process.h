@@ -49,7 +49,8 @@ struct ManifestEntry {
 /// Reads the manifest in folder @p bin. @throws UsageError when it is missing ("build the course first").
 std::vector<ManifestEntry> read_manifest(const std::string& bin);
 
-/// The step key of a step program: "03" for lesson01_03_gpu_naive (the target itself otherwise).
+/// The step key of a step program: "03" for lesson01_03_gpu_naive, "10b" for lesson05_10b_finish_in_one_launch
+/// (the target itself otherwise).
 std::string step_key(const std::string& target);
 
 }  // namespace course
