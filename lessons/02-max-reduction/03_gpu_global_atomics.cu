@@ -6,7 +6,7 @@
 //
 // Why it is (still) slow: the reads are perfectly coalesced, but all n atomics target one address, so
 // they cannot spread over the memory system: the step runs at the rate one address takes atomics
-// (the README's table gives it on the H100), far below what the reads alone allow. Every later step
+// (the README's ladder gives it), far below what the reads alone allow. Every later step
 // attacks this: combine values inside the block first, so only one value per block (or none) reaches
 // global memory.
 //

@@ -8,13 +8,13 @@
 // (step 06) and add one atomic each.
 //
 // Why it is faster: the reduction is memory-bound, so what matters is keeping enough bytes in flight
-// to cover memory latency. The grid's blocks (528 on an H100: 132 SMs x 4 blocks of 512 threads) pay
+// to cover memory latency. The grid's blocks (528 on an H100 or an H200: 132 SMs x 4 blocks of 512 threads) pay
 // block and atomic costs once each instead of 160,000 times (step 06); a float4 load is one
 // instruction for four elements; and four independent 16-byte loads per thread, across every resident
 // thread, put several megabytes in flight. It reads the array near the read bandwidth (the README's
 // ladder). step07_ideas_apart.cu times these ideas one at a time (the README's table of step 07's
-// ideas): the persistent grid buys the most, the float4 loads next, and on the H100 the loads in
-// flight and the streaming loads next to nothing.
+// ideas): the persistent grid buys the most, the float4 loads next, the loads in flight a
+// little (nothing on the H100), and the streaming loads nothing that the runs can tell apart.
 //
 // What it costs: a second tiny launch to set the result to -infinity before the atomics, and more code
 // for the unaligned head and the tail (n need not be a multiple of 4).

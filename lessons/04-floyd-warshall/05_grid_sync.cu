@@ -5,8 +5,8 @@
 // and after each round the whole grid meets at grid.sync() before anyone starts round k + 1.
 //
 // What it should save: the n launches of step 04, 2048 at n = 2048; the rounds' work is the same. On
-// the original study's GTX 960 that cut the time from 5.6 s to 3.2 s. On the H100 it does not pay (the
-// README's ladder): the counters show its warps waiting above all at the grid barrier, with twice the
+// the original study's GTX 960 that cut the time from 5.6 s to 3.2 s. On the H100 and the H200 it does not
+// pay (the README's ladder): the H100's counters show its warps waiting above all at the grid barrier, with twice the
 // instructions per element of step 04.
 //
 // Why it must be a cooperative launch: a barrier over all blocks only works if all blocks are running

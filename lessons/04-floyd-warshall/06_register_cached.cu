@@ -6,8 +6,8 @@
 // What it should save: in step 05 the compiler must reload d[i][k] after every write to d[i][j], since
 // for all it knows j == k and the write changed it. We know better: in round k, d[i][k] cannot
 // change (d[k][k] is 0), so one load serves the whole row, and the inner loop loads only d[i][j] and
-// d[k][j]. On the original study's GTX 960 that cut the time from 3.2 s to 2.7 s. On the H100 it does
-// not pay (the README's ladder): the instructions per element barely move and the grid barrier stays
+// d[k][j]. On the original study's GTX 960 that cut the time from 3.2 s to 2.7 s. On the H100 and the H200 it
+// does not pay (the README's ladder): on the H100 the instructions per element barely move and the grid barrier stays
 // the top stall.
 //
 // Launch: as step 05 (a cooperative persistent grid).

@@ -32,7 +32,7 @@
 // What it costs: registers. A thread holds its 64 values and the 16 operands of each k, far more
 // registers than step 07's phase 3 needs (the README's counters), and __launch_bounds__ caps them at
 // 128 so that two blocks of 256 threads (eight of 64) fit on an SM, and no more do: a quarter of the
-// warps an H100's SM can hold, so the 64 independent updates of each k must hide the latency that more
+// warps an SM of an H100 or an H200 can hold, so the 64 independent updates of each k must hide the latency that more
 // warps would. Then, a tile is big, so a round has few of them: at small n phase 3 leaves SMs idle or
 // with one block (the README's counters at n = 512 show its low occupancy). And the width is a rule
 // chosen by n (round_width), set from measurements on one GPU, and not the faster width for this

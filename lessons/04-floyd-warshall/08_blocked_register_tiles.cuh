@@ -187,12 +187,12 @@ inline LaunchPlan register_tiles_plan(std::size_t n, const course::DeviceFacts&,
 // for n. A round of 128 does the work of two rounds of 64 with half the launches and a tile that
 // reuses each value it loads twice as often; but phase 3 then comes in blocks of 256 threads, two to
 // an SM, and at small n there are too few of them to share out evenly (at n = 2048, 225 tiles for
-// the H100's 132 SMs: 93 SMs get two, 39 get one and then wait), while tiles of 64 come eight to an
+// the 132 SMs of an H100 or an H200: 93 SMs get two, 39 get one and then wait), while tiles of 64 come eight to an
 // SM and 961 of them. Rounds of 128 pay once phase 3's grid at that width, tiles x tiles blocks (those
-// of row and column kb return at once), makes kWavesFor128 full waves: measured on the H100 for
-// steps 09 and 12 (numbered 08 and 11 then), rounds of 64 win up to n = 3072 (576 blocks, 2.2 waves)
-// and, for step 12, rounds of 128 from n = 4096 (1024 blocks, 3.9 waves) on (the README's table
-// "rounds of 64 and of 128").
+// of row and column kb return at once), makes kWavesFor128 full waves: measured for steps 09 and 12
+// on the H100 (numbered 08 and 11 then) and again on the H200, rounds of 64 win up to n = 3072 (576
+// blocks, 2.2 waves) and, for step 12, rounds of 128 from n = 4096 (1024 blocks, 3.9 waves) on; step
+// 09 gains from them only at larger n on the H200 (the README's table "rounds of 64 and of 128").
 constexpr int kWavesFor128 = 3;
 inline int round_width(std::size_t n, const course::DeviceFacts& device, const LaunchPlan& requested) {
   if (requested.tile != 0) return requested.tile;

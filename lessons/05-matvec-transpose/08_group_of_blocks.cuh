@@ -15,10 +15,10 @@
 //
 // A block that waits for another must know that the other runs too, or the wait never ends. Two
 // launches promise it, for the same kernel. A cooperative launch (Launch::kCooperative) puts every
-// block of the grid on the GPU at once, so the grid can be no larger than what fits: on the H100, one
-// block per SM, 16 groups of 8. A cluster launch (Launch::kCluster, compute capability 9.0 and newer)
+// block of the grid on the GPU at once, so the grid can be no larger than what fits: on an H100 or an
+// H200, one block per SM, 16 groups of 8. A cluster launch (Launch::kCluster, compute capability 9.0 and newer)
 // starts the S blocks of each cluster together, on the SMs of one GPC (a group of SMs on the chip),
-// and the grid may be any size; but a GPC must have S free SMs, and at S = 8 the H100's GPCs hold 15
+// and the grid may be any size; but a GPC must have S free SMs, and at S = 8 the GPCs of an H100 or an H200 hold 15
 // clusters at once, 120 SMs. Groups take rows i, i + groups, ...; each writes one partial C, and
 // sum_partials adds them.
 //
