@@ -12,12 +12,13 @@
 // its time is the collective's start-up and a trip between the GPUs, which does not shrink as GPUs
 // are added, while each GPU's share does; at 40,960,000 floats one GPU's whole reduction is already
 // short, so the all-reduce soon weighs as much as the work (--scaling prints the table of 1, 2, 4, ...
-// GPUs with the time lost against perfect scaling split into the all-reduce, each share's fixed costs
-// and the slowest share: the README's table). One process drives every GPU, as in
-// lesson 05's step 12: the device set before each GPU's calls, a stream and an NCCL communicator per
-// GPU (ncclCommInitAll), the all-reduce's calls grouped (see all_reduce() below). ncclCommInitAll
-// makes the communicators of one process's GPUs, so the step runs on one machine; lesson 05's step 13
-// runs a process per GPU, which can reach past it.
+// GPUs with the time lost against perfect scaling split into three parts: fixed, GPU 0's share alone
+// less T1 / K; together, every share at once less that share alone; and the all-reduce, the run less
+// the shares at once: the README's table). One process drives every GPU, as in lesson 05's step 13:
+// the device set before each GPU's calls, a stream and an NCCL communicator per GPU (ncclCommInitAll),
+// the all-reduce's calls grouped (see all_reduce() below). ncclCommInitAll makes the communicators of
+// one process's GPUs, so the step runs on one machine; lesson 05's step 14 runs a process per GPU,
+// which can reach past it.
 //
 // Launch: --gpus K (default: every GPU); each GPU's launch is step 08's for its share.
 #include <cuda_runtime.h>

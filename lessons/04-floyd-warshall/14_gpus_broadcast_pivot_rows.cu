@@ -28,10 +28,10 @@
 // the pivot row from a buffer of its own); at the end, each band is copied to GPU 0, where the
 // distances are left as every other step leaves them.
 //
-// The host side is lesson 05 step 12's: one process drives every GPU, the device set before each
+// The host side is lesson 05 step 13's: one process drives every GPU, the device set before each
 // GPU's calls, one NCCL communicator per GPU (ncclCommInitAll), the broadcast's calls grouped (see
 // broadcast() below). ncclCommInitAll makes the communicators of one process's GPUs, so the step runs
-// on one machine; lesson 05's step 13 runs a process per GPU, which can reach past it.
+// on one machine; lesson 05's step 14 runs a process per GPU, which can reach past it.
 //
 // Launch: --gpus K (default: every GPU); rounds of --tile, or of 128 once a GPU's share of phase 3
 // fills three waves of tiles of 128 (step 08's rule, applied to a band); steps 11 and 12's kernels.
