@@ -12,7 +12,7 @@
 //
 // CUB's documentation describes its scan by key as step 08's method: one pass over tiles of several
 // elements per thread, with a decoupled look-back. The README's counters agree as far as they go: an
-// init kernel, then one kernel that moves 135 MB at 2^24 elements, about as much as step 08's.
+// init kernel, then one kernel that moves about as many bytes as step 08's.
 //
 // Its temporary storage is sized once, in plan(), outside the timed region; each run only calls the
 // scan. Launch: CUB chooses.

@@ -9,9 +9,9 @@
 // with step 03's). Neighbouring threads read and write neighbouring elements of row i and of row k.
 //
 // What it costs: each round reads the whole matrix and writes what improves (16 MB at n = 2048, which
-// fits in the 50 MB L2 cache of an H100 or an H200; 256 MB at n = 8192, which does not, and the rate falls there:
-// the README's table at n = 8192), and there are n launches, each a round with its launch (the
-// README divides the time by them). The compiler must also reload d[i][k] for every
+// fits in the 50 MB L2 cache of an H100 or an H200; 256 MB at n = 8192, which does not, and the rate
+// falls there: the README's table at n = 8192), and there are n launches, each a round with its launch
+// (the README divides the time by them). The compiler must also reload d[i][k] for every
 // element: the thread writes d[i][j], and for all the compiler knows j could equal k.
 //
 // Launch: n blocks of 256 threads (or --threads, rounded to whole warps); --blocks is ignored.
