@@ -2,11 +2,11 @@
 //
 // What changed: nothing but where the loop runs. One thread of one block does all n^3 updates.
 //
-// Why it is here: to see that a GPU is not a fast CPU. One thread runs about a hundred times slower
-// than the CPU loop of step 01, and step 04, with n blocks of 256 threads, tens of thousands of times
-// faster than this (the README's ladder). The GPU's speed comes from running many threads at once. Because one thread is so slow, this
-// step runs by default at n = 256 (512 times less work than n = 2048) and the table compares rates
-// (operations per second), not times.
+// Why it is here: to see that a GPU is not a fast CPU. One thread runs hundreds of times slower than
+// the CPU loop of step 01, and step 04, with n blocks of 256 threads, tens of thousands of times
+// faster than this (the README's ladder). The GPU's speed comes from running many threads at once.
+// Because one thread is so slow, this step runs by default at n = 256 (512 times less work than
+// n = 2048) and the table compares rates (operations per second), not times.
 //
 // This file is also the lesson's one full page of host code: once the course's step skeleton has read
 // the options, its main makes the graph, allocates device memory, copies the graph over, launches
