@@ -10,8 +10,9 @@
 //
 // Why it should be faster: the second launch reads only the partial C's, a few megabytes, but the GPU
 // drains the fused kernel's grid, starts another and waits for it, every SM idle at the boundary; one
-// launch keeps that to one barrier. The README's section on this step says what its measurement will
-// show, and its figures come with the lesson's next run.
+// launch keeps that to one barrier. Measured beside step 09 (the README's table of step 10b), it gains
+// little at some shapes and loses at others: a rung tried and kept out of the ladder. The grid
+// barrier and the sum by blocks shaped for the rows cost about what the second launch saved.
 //
 // What it costs: a grid that must fit on the GPU at once in every layout (the warp and block layouts
 // had no such limit), a grid barrier, and the sum done by the fused kernel's blocks, whose shape was
