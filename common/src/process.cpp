@@ -101,9 +101,8 @@ std::string step_key(const std::string& target) {
   if (underscore == std::string::npos || target.size() < underscore + 3) return target;
   // A step's number with its letter, where it has one: a rung kept beside step 10 is "10b", not "10".
   std::string key = target.substr(underscore + 1, 2);
-  for (std::size_t i = underscore + 3; i < target.size() && std::isalpha(static_cast<unsigned char>(target[i])) != 0 &&
-                                       std::isdigit(static_cast<unsigned char>(key[0])) != 0;
-       ++i)
+  if (std::isdigit(static_cast<unsigned char>(key[0])) == 0) return key;
+  for (std::size_t i = underscore + 3; i < target.size() && std::isalpha(static_cast<unsigned char>(target[i])) != 0; ++i)
     key += target[i];
   return key;
 }
