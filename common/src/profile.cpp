@@ -7,6 +7,7 @@
 
 #include "course/delimited_text.h"
 #include "course/errors.h"
+#include "course/process.h"
 #include "course/text_table.h"
 #include "json_writer.h"
 
@@ -205,6 +206,10 @@ std::vector<KernelSummary> summarise_by_kernel(const std::vector<KernelLaunch>& 
     ++it->launches;
   }
   return out;
+}
+
+double elements_with(const std::string& own_arguments, double own_elements, const std::string& more_arguments) {
+  return without_options_of(own_arguments, more_arguments) == own_arguments ? own_elements : 0;
 }
 
 std::string counter_cell(const std::string& key, const KernelSummary& k, double elements) {

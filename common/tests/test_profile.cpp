@@ -129,3 +129,11 @@ TEST_CASE("a counters table is written as CSV with quoted kernels and cells, and
           "\"launches\": 2, \"time_us\": \"785\", \"top_stall\": \"-\"}\n"
           "]\n");
 }
+
+TEST_CASE("a profile at another size counts no elements; other arguments keep the lesson's count") {
+  CHECK(course::elements_with("--n 512", 134217728, "--type double") == 134217728);
+  CHECK(course::elements_with("--n 512", 134217728, "") == 134217728);
+  CHECK(course::elements_with("--n 512", 134217728, "--n 4096") == 0);
+  CHECK(course::elements_with("--m 4096 --n 4096", 16777216, "--layout group --n 16384") == 0);
+  CHECK(course::elements_with("--m 1024 --k 1024 --n 1024", 1073741824, "--k 4096") == 0);
+}

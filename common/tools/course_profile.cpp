@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
     // value given here (a step program refuses an option given twice).
     std::string variant;
     if (cli.given("args")) {
+      spec.elements = course::elements_with(spec.args, spec.elements, cli.text("args"));
       spec.args = course::without_options_of(spec.args, cli.text("args"));
       spec.args += (spec.args.empty() ? "" : " ") + cli.text("args");
       for (const std::string& word : course::words_of(cli.text("args"))) {
@@ -209,7 +210,11 @@ int main(int argc, char** argv) {
               << ", one run after no warm-up, on the " << device.name << " (Nsight Compute runs each kernel "
               << "several times, at the GPU's base clock)\n";
     for (const std::string& key : spec.counters)
-      std::cout << "  " << course::counter(key).heading << ": " << course::counter(key).meaning << "\n";
+      std::cout << "  " << course::counter(key).heading << ": " << course::counter(key).meaning
+                << (key == "inst_per_element" && spec.elements == 0
+                        ? " (\"-\" here: the lesson counts the elements of its own size only)"
+                        : "")
+                << "\n";
     std::cout << "tables written to " << base << ".csv and .json\n";
     return course::kExitPass;
   });

@@ -68,6 +68,13 @@ std::vector<KernelSummary> summarise_by_kernel(const std::vector<KernelLaunch>& 
 /// the problem's element count, for the per-element counters.
 std::string counter_cell(const std::string& key, const KernelSummary& k, double elements);
 
+/// The element count of a profile whose programs get @p more_arguments after the lesson's own
+/// @p own_arguments, whose count is @p own_elements: the same where the extra arguments leave the
+/// lesson's own untouched (`--type double`), and 0, unknown, where they replace one of them (`--n 4096`
+/// for `--n 512`): the lesson gives one count, for its own size, and a per-element counter must not
+/// divide by it at another.
+double elements_with(const std::string& own_arguments, double own_elements, const std::string& more_arguments);
+
 /// One row of a counters table: one kernel of one profiled program.
 struct CounterRow {
   std::string step;                ///< the step's number ("05"), or which side of an exercise it is
