@@ -1,8 +1,8 @@
 // lesson01_register_tile_shapes: how far the shape of the register tiles takes step 08's norm
 // expansion on the FP32 cores, against cuBLAS's FP32 route (step 13), the bar of the lesson's FP32-core
 // goal. Step 08 gives each of 256 threads an 8 x 8 micro-tile of a 128 x 128 tile, slices 8 deep, and
-// leaves the norms to two launches of a small kernel; cuBLAS's FP32 kernel keeps more sums per thread
-// (its registers are in the README's counters). The report runs step 08 as it is, then the same algebra
+// leaves the norms to two launches of a small kernel; cuBLAS's FP32 kernel takes more registers a thread
+// (the README's counters at 4096^3). The report runs step 08 as it is, then the same algebra
 // and step 07's loop in the kernel of register_tile_shapes.cuh, whose shape is a template
 // (register_tile_shapes::Shape): 8 x 8 or 8 x 16 sums a thread, 128 or 256 threads, 128 x 128 or
 // 128 x 256 tiles, slices 8 or 16 deep, and the norms squared by the tiles on the way through or left
