@@ -130,7 +130,7 @@ TEST_CASE("a counters table is written as CSV with quoted kernels and cells, and
           "]\n");
 }
 
-TEST_CASE("a profile at another size counts no elements; other arguments keep the lesson's count") {
+TEST_CASE("a profile at another size counts no elements, and other arguments keep the lesson's count") {
   CHECK(course::elements_with("--n 512", 134217728, "--type double") == 134217728);
   CHECK(course::elements_with("--n 512", 134217728, "") == 134217728);
   CHECK(course::elements_with("--n 512", 134217728, "--n 4096") == 0);
