@@ -6,11 +6,16 @@
 # then talk to this cluster (SLURM_CONF).
 # A test that cannot have one (not root, or the packages missing) calls skip_unless_slurm first: it
 # exits with 77, which CTest reports as skipped, with the reason.
+# For Slurm unpacked into a folder rather than installed (its programs first on PATH, its libraries on
+# LD_LIBRARY_PATH), COURSE_SLURM_PLUGIN_DIR names the folder of its plugins: slurm.conf then gets it as
+# PluginDir, and slurmd runs the slurmstepd found on PATH instead of the one its build names.
+# COURSE_SLURM_CGROUP_CONF, if set, is written as cgroup.conf beside slurm.conf, which slurmd reads at its
+# start: CgroupPlugin=cgroup/v1 where its cgroup v2 plugin cannot start (a container without systemd).
 
 skip_unless_slurm() {
   local program
   [ "$(id -u)" -eq 0 ] || { echo "skipped: a one-node Slurm needs root (slurmd runs the jobs as their users)"; exit 77; }
-  for program in munged mungekey slurmctld slurmd sbatch squeue; do
+  for program in munged mungekey slurmctld slurmd sbatch squeue ${COURSE_SLURM_PLUGIN_DIR:+slurmstepd}; do
     command -v "$program" >/dev/null || {
       echo "skipped: $program is missing (Debian: apt-get install slurmctld slurmd slurm-client munge)"
       exit 77
@@ -79,9 +84,11 @@ ReturnToService=2
 NodeName=localhost CPUs=$(nproc) State=UNKNOWN
 PartitionName=course Nodes=localhost Default=YES MaxTime=60 State=UP
 CONF
+  [ -z "${COURSE_SLURM_PLUGIN_DIR:-}" ] || echo "PluginDir=$COURSE_SLURM_PLUGIN_DIR" >>"$slurm_dir/slurm.conf"
+  [ -z "${COURSE_SLURM_CGROUP_CONF:-}" ] || echo "$COURSE_SLURM_CGROUP_CONF" >"$slurm_dir/cgroup.conf"
   export SLURM_CONF=$slurm_dir/slurm.conf
   slurmctld -f "$SLURM_CONF" -i
-  slurmd -f "$SLURM_CONF"
+  slurmd -f "$SLURM_CONF" ${COURSE_SLURM_PLUGIN_DIR:+-d "$(command -v slurmstepd)"}
   local _
   for _ in $(seq 100); do
     [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ] && return 0
