@@ -367,8 +367,8 @@ std::vector<std::int32_t> run_on_gpus(const std::vector<std::int32_t>& graph, st
 }
 
 // --scaling: the same graph on 1, 2, 4, ... GPUs (as many as the machine has), each in turn and
-// overlapped, with the broadcasts (on more than one GPU) and the chain also timed alone. The first answer is checked as --check says, and
-// every other must equal it exactly.
+// overlapped, with the broadcasts (on more than one GPU) and the chain also timed alone. The first
+// answer is checked as --check says, and every other must equal it exactly.
 int print_scaling(const floyd_warshall::Input& in, const floyd_warshall::Request& request) {
   const std::vector<int> every_gpu = course::gpus_for(0);
   course::TextTable table({"GPUs", "round", "in turn ms", "overlapped ms", "speed-up", "efficiency", "broadcasts ms",

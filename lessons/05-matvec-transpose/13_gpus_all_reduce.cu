@@ -15,7 +15,8 @@
 // costs (its launches, its last pass), which do not shrink with the band either; --scaling prints the
 // table of 1, 2, 4, ... GPUs with the time lost against perfect scaling split into three parts: fixed
 // (a band's costs beyond its share of the rows), together (the slowest band, and what the GPUs cost
-// each other working at once) and all-reduce (print_scaling below). And A must be cut before it reaches the GPUs: each band is copied to its own GPU.
+// each other working at once) and all-reduce (print_scaling below). And A must be cut before it
+// reaches the GPUs: each band is copied to its own GPU.
 //
 // The host side is on this page: one process drives every GPU, setting the device before each GPU's
 // calls, with one NCCL communicator per GPU made by ncclCommInitAll; each GPU's work goes into its own
