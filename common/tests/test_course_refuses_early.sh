@@ -22,8 +22,9 @@ refused() {
   COURSE_BUILD_DIR=$build timeout 300 bash "$course" "$@" >"$work/out" 2>"$work/err" </dev/null || status=$?
   elapsed=$(($(date +%s) - started))
   [ "$status" = "$code" ] || fail "./course $* exited with $status, not $code: $(cat "$work/err")"
-  # (the line saying that the build folder is being configured, where it is, is progress, not the answer)
-  grep -v '^course: configuring in ' "$work/err" >"$work/answer" || true
+  # (the lines saying that the build folder is being configured, or that ccache is being installed,
+  # where they are, are progress, not the answer)
+  grep -v -E '^course: (configuring in |installing ccache )' "$work/err" >"$work/answer" || true
   [ "$(wc -l <"$work/answer")" = 1 ] || fail "./course $* wrote $(wc -l <"$work/answer") lines on standard error, not one: $(cat "$work/err")"
   grep -qF -- "$message" "$work/err" || fail "./course $* did not say '$message': $(cat "$work/err")"
   [ "$elapsed" -le "$seconds" ] || fail "./course $* took ${elapsed} s to refuse (at most $seconds)"

@@ -13,7 +13,7 @@ work=$2
 build=$work/build
 rm -rf "$work"
 mkdir -p "$work"
-fail() { echo "FAILED: $*"; tail -20 "$work/err" "$work/out" 2>/dev/null; exit 1; }
+fail() { echo "FAILED: $*"; tail -n 20 "$work/err" "$work/out"; exit 1; }
 
 started=$(date +%s)
 status=0

@@ -294,7 +294,7 @@ if [ $building -eq 1 ]; then
     >"$builds/shared.log" 2>&1 ||
     { tail -20 "$builds/shared.log" >&2; die "the course's own grading code did not build (log: $builds/shared.log)"; }
   cmake --build "$tree" --target submission_0_contestant >>"$builds/shared.log" 2>&1 ||
-    { tail -5 "$builds/logs/0.log" "$builds/shared.log" >&2 2>/dev/null
+    { tail -n 5 "$builds/logs/0.log" "$builds/shared.log" >&2 2>/dev/null
       die "the course's own stub does not compile as a submission here: the compiler's confinement misses a folder it needs (policy: $policy; logs: $builds/logs/0.log, $builds/shared.log)"; }
   targets=()
   while IFS=$'\t' read -r k _; do
